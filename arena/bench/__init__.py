@@ -1,0 +1,1 @@
+"""Benchmarks that print figures (``arena bench ...``)."""

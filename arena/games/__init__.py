@@ -1,0 +1,17 @@
+"""Games Arena can run, by name.  Each implements :mod:`arena.games.base`."""
+
+from __future__ import annotations
+
+from arena.games.base import Game
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name`` on its default data; a clear error for any other name."""
+    if name == "union_pacific":
+        from arena.games.union_pacific import default_game
+
+        return default_game()
+    raise ValueError(f"unknown game {name!r}; Arena knows: union_pacific")
+
+
+GAMES = ("union_pacific",)

@@ -1,0 +1,144 @@
+"""Union Pacific actions: int ids, their structured form and their text form.
+
+Every action of every decision has a fixed id in one dense range, laid out so that
+the legal actions of a decision come out sorted when enumerated in the natural
+order (card kind, company, section for builds; share combination, discard for
+investments):
+
+=================  ===========================================  =====================================
+block              id                                           text
+=================  ===========================================  =====================================
+first investment   ``c`` (company 0-10, UP is 10)               ``first-invest DM``
+build              ``BUILD + (kind*10 + company)*S + section``  ``build EPRG Denver-El Paso MOUNTAIN``
+invest             ``INVEST + discard kind*C + combo``                 ``invest 2 DM discard PLAIN``
+pass               ``PASS + discard kind``                      ``pass discard PLAIN``
+draw a share       ``DRAW + company`` / ``+10`` / ``+11``       ``draw display DM`` / ``draw deck`` / ``draw up``
+exchange           ``EXCHANGE`` / ``EXCHANGE + 1 + company``    ``exchange none`` / ``exchange DM``
+=================  ===========================================  =====================================
+
+An investment "combo" is one or more shares of one company (``n`` of company ``c``)
+or exactly one share of each of two companies.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from arena.games.base import IllegalActionError
+from arena.games.union_pacific.board import (
+    NUM_CARD_KINDS,
+    NUM_COMPANIES,
+    NUM_SHARE_KINDS,
+    SHARE_CODES,
+    UP,
+    Board,
+)
+
+DRAW_DECK = NUM_COMPANIES
+DRAW_UP = NUM_COMPANIES + 1
+
+
+class ActionTable:
+    """The id layout for one board (the number of sections sets the build block)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        s = board.num_sections
+        self.num_sections = s
+        self.first_invest = 0
+        self.build = NUM_SHARE_KINDS
+        self.invest = self.build + NUM_CARD_KINDS * NUM_COMPANIES * s
+        # Combos: singles (c, n) for n = 1..max held, then pairs (c1 < c2).
+        max_count = list(board.company_shares) + [board.up_shares]
+        self.combos: list[tuple[tuple[int, int], ...]] = []
+        self.single_offset: list[int] = []
+        for c in range(NUM_SHARE_KINDS):
+            self.single_offset.append(len(self.combos))
+            self.combos.extend(((c, n),) for n in range(1, max_count[c] + 1))
+        self.pair_index: list[list[int]] = [[-1] * NUM_SHARE_KINDS for _ in range(NUM_SHARE_KINDS)]
+        for c1 in range(NUM_SHARE_KINDS):
+            for c2 in range(c1 + 1, NUM_SHARE_KINDS):
+                self.pair_index[c1][c2] = len(self.combos)
+                self.combos.append(((c1, 1), (c2, 1)))
+        self.pass_ = self.invest + NUM_CARD_KINDS * len(self.combos)
+        self.draw = self.pass_ + NUM_CARD_KINDS
+        self.exchange = self.draw + NUM_COMPANIES + 2
+        self.size = self.exchange + 1 + NUM_SHARE_KINDS
+        self._by_text: dict[str, int] | None = None
+        #: allowed[c][s]: may company c use section s's track type?
+        self.allowed: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
+        )
+        self.num_combos = len(self.combos)
+        self.invest_combos = lru_cache(maxsize=1 << 16)(self._invest_combos)
+
+    def _invest_combos(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+        """The investment combos a hand of share counts allows, sorted."""
+        owned = [c for c in range(NUM_SHARE_KINDS) if hand[c]]
+        combos: list[int] = []
+        for c in owned:
+            first = self.single_offset[c]
+            combos.extend(range(first, first + hand[c]))
+        for i, c1 in enumerate(owned):
+            row = self.pair_index[c1]
+            combos.extend(row[c2] for c2 in owned[i + 1:])
+        return tuple(combos)
+
+    # -- structured form ---------------------------------------------------------
+
+    def describe(self, action: int) -> dict[str, Any]:
+        """The structured form of an action id (JSON-ready)."""
+        kinds = self.board.card_kinds
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < self.size:
+            raise IllegalActionError(f"{action!r} is not an action id (0 to {self.size - 1})")
+        if action < self.build:
+            return {"kind": "first_invest", "company": SHARE_CODES[action]}
+        if action < self.invest:
+            rest = action - self.build
+            kc, section = divmod(rest, self.num_sections)
+            kind, company = divmod(kc, NUM_COMPANIES)
+            return {"kind": "build", "card": kinds[kind], "company": SHARE_CODES[company], "section": section}
+        if action < self.pass_:
+            discard, combo = divmod(action - self.invest, len(self.combos))
+            shares = {SHARE_CODES[c]: n for c, n in self.combos[combo]}
+            return {"kind": "invest", "shares": shares, "discard": kinds[discard]}
+        if action < self.draw:
+            return {"kind": "pass", "discard": kinds[action - self.pass_]}
+        if action < self.exchange:
+            what = action - self.draw
+            if what == DRAW_DECK:
+                return {"kind": "draw", "source": "deck"}
+            if what == DRAW_UP:
+                return {"kind": "draw", "source": "up"}
+            return {"kind": "draw", "source": "display", "company": SHARE_CODES[what]}
+        what = action - self.exchange
+        return {"kind": "exchange", "company": None if what == 0 else SHARE_CODES[what - 1]}
+
+    # -- text form -----------------------------------------------------------------
+
+    def to_string(self, action: int) -> str:
+        d = self.describe(action)
+        kind = d["kind"]
+        if kind == "first_invest":
+            return f"first-invest {d['company']}"
+        if kind == "build":
+            return f"build {d['company']} {self.board.section_names[d['section']]} {d['card']}"
+        if kind == "invest":
+            shares = " ".join(f"{n} {c}" for c, n in d["shares"].items())
+            return f"invest {shares} discard {d['discard']}"
+        if kind == "pass":
+            return f"pass discard {d['discard']}"
+        if kind == "draw":
+            return "draw " + (f"display {d['company']}" if d["source"] == "display" else d["source"])
+        return f"exchange {d['company'] or 'none'}"
+
+    def from_string(self, text: str) -> int:
+        """Parse an action's text form (exactly as :meth:`to_string` writes it)."""
+        if self._by_text is None:
+            self._by_text = {self.to_string(a): a for a in range(self.size)}
+        normalised = " ".join(str(text).split())
+        try:
+            return self._by_text[normalised]
+        except KeyError:
+            raise IllegalActionError(f"{text!r} is not a Union Pacific action") from None

@@ -1,0 +1,55 @@
+"""Dividend arithmetic (§7.3, §7.4): pure functions on holdings.
+
+Holdings are sequences of share counts, one per participant (0 = not a
+shareholder); the result is the amount paid to each, in the same order.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+#: Union Pacific table (§7.4): UP_TABLE[dividend number - 1][position - 1].
+UP_TABLE: tuple[tuple[int, ...], ...] = (
+    (0, 0, 0, 0, 0),
+    (10, 8, 6, 4, 2),
+    (15, 12, 9, 6, 3),
+    (20, 16, 12, 8, 4),
+)
+
+
+def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
+    """Pay one company's dividend of value V = trains on the board + 1 (§7.3)."""
+    half = value // 2
+    paid = [0] * len(holdings)
+    counts = sorted({h for h in holdings if h > 0}, reverse=True)
+    if not counts:
+        return paid
+    leaders = [i for i, h in enumerate(holdings) if h == counts[0]]
+    if len(leaders) == 1 and len(counts) == 1:  # one shareholder only
+        paid[leaders[0]] = value + half
+    elif len(leaders) >= 2:  # tied for most: share both amounts
+        each = (value + half) // len(leaders)
+        for i in leaders:
+            paid[i] = each
+    else:  # one leader; the second-highest count shares the half
+        paid[leaders[0]] = value
+        seconds = [i for i, h in enumerate(holdings) if h == counts[1]]
+        for i in seconds:
+            paid[i] = half // len(seconds)
+    return paid
+
+
+def union_pacific_payout(number: int, holdings: Sequence[int]) -> list[int]:
+    """Pay the Union Pacific shareholders at the ``number``-th dividend (1-4) (§7.4)."""
+    if not 1 <= number <= len(UP_TABLE):
+        raise ValueError(f"dividend number must be 1 to {len(UP_TABLE)}, got {number}")
+    table = UP_TABLE[number - 1]
+    paid = [0] * len(holdings)
+    position = 0  # 0-based position the next group starts at
+    for count in sorted({h for h in holdings if h > 0}, reverse=True):
+        group = [i for i, h in enumerate(holdings) if h == count]
+        amounts = sum(table[p] for p in range(position, position + len(group)) if p < len(table))
+        for i in group:
+            paid[i] = amounts // len(group)
+        position += len(group)
+    return paid

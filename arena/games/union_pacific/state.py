@@ -1,0 +1,749 @@
+"""The Union Pacific rules engine: one game's whole state, changed in place.
+
+Pure and deterministic: the only randomness is the state's own seeded generator,
+used for the shuffles at setup and for track reshuffles, so the same seed and the
+same actions give the same game, event for event.
+
+The state is kept incrementally, in flat lists indexed by seat, company, card kind
+and section, so that enumerating legal actions never recomputes the board:
+
+* ``frontier[c]`` is the sorted list of sections company ``c`` may reach: touching
+  its network, of a type it may use, without a train of ``c`` yet.  It changes only
+  when ``c`` builds.
+* ``free[s]`` counts the empty neutral spaces of section ``s``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from typing import Any
+
+from arena.games.base import (
+    IMAGINARY,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    Outcome,
+    Termination,
+)
+from arena.games.union_pacific.actions import DRAW_DECK, DRAW_UP, ActionTable
+from arena.games.union_pacific.board import (
+    COMPANIES,
+    NUM_CARD_KINDS,
+    NUM_COMPANIES,
+    NUM_SHARE_KINDS,
+    SHARE_CODES,
+    UP,
+    WILD,
+    Board,
+)
+from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
+
+DIVIDEND = -1  # a dividend card in the share deck
+
+# Phases (what the seat(s) to move must decide).
+FIRST_INVEST, MAIN, DRAW_SHARE, EXCHANGE, OVER = range(5)
+PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
+
+VARIANTS = ("standard", "pro")
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Fisher-Yates on ``rng.random()`` alone, whose sequence Python guarantees
+    across versions (``random.shuffle``'s is not), so replays stay valid."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
+    return {names[i]: n for i, n in enumerate(counts) if n}
+
+
+class UnionPacificState:
+    """One game of Union Pacific (see :class:`arena.games.base.GameState`)."""
+
+    def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
+        if not isinstance(players, int) or not 2 <= players <= 6:
+            raise ValueError(f"Union Pacific is for 2 to 6 players, got {players!r}")
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be a whole number, got {seed!r}")
+        self.board = board
+        self.table = table
+        self.n = players
+        self.seed = seed
+        self.variant = variant
+        self.rng = random.Random(seed)
+        self.events: list[dict[str, Any]] = []
+        self.history: list[tuple[int, int]] = []  # (seat, action) in the order applied
+        self.end_at = 3 if players == 2 else 4
+
+        # Board: starting trains (§3.1).
+        # _builds[k]: the legal build ids with a card of kind k, sorted; exact for
+        # every company not in _dirty (those whose options changed since).
+        self._builds: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
+        self._dirty: set[int] = set(range(NUM_COMPANIES))
+        n_sec = board.num_sections
+        self.free = list(board.neutral_spaces)
+        self.has_train = [0] * n_sec  # bitmask of companies per section
+        self.trains_on_board = [0] * NUM_COMPANIES
+        self.supply = list(board.company_trains)
+        self.in_network = [[False] * len(board.cities) for _ in range(NUM_COMPANIES)]
+        self.frontier: list[list[int]] = [[] for _ in range(NUM_COMPANIES)]
+        self.allowed = table.allowed
+        for c in range(NUM_COMPANIES):
+            self._join_city(c, board.company_home[c])
+            for s in board.company_start[c]:
+                self._place(c, s)
+
+        # Track cards (§3.2).
+        self.track_deck: list[int] = [k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k])]
+        shuffle(self.rng, self.track_deck)
+        self.track_discard = [0] * NUM_CARD_KINDS
+        self.hand_track = [[0] * NUM_CARD_KINDS for _ in range(players)]
+        for seat in range(players):
+            for _ in range(3):
+                self.hand_track[seat][self.track_deck.pop()] += 1
+
+        # Shares (§3.3, §3.4).
+        self.hand_shares = [[0] * NUM_SHARE_KINDS for _ in range(players)]
+        self.invested = [[0] * NUM_SHARE_KINDS for _ in range(players)]
+        self.cash = [0] * players
+        self.up_stack = board.up_shares - players
+        pool = [c for c in range(NUM_COMPANIES) for _ in range(board.company_shares[c])]
+        shuffle(self.rng, pool)
+        for seat in range(players):
+            self.hand_shares[seat][UP] += 1
+            for _ in range(4):
+                self.hand_shares[seat][pool.pop()] += 1
+        self.hand_share_total = sum(map(sum, self.hand_shares))
+        self._pool = pool  # the rest, until the display and deck are laid out
+        self.share_deck: list[int] = []  # top of the deck is the end of the list
+        self.display: list[int] = []
+        self.boxed_four = [0] * NUM_COMPANIES
+        self.boxed_exchange = [0] * NUM_SHARE_KINDS
+        self.dividends_revealed = 0
+        self.dividends_paid = 0
+        self.pending_dividends = 0
+        self.imaginary: list[int] | None = None
+        self.imaginary_cash = 0
+        self.termination: Termination | None = None
+
+        self.picks: list[int | None] = [None] * players
+        self.phase = FIRST_INVEST
+        self.current = 0
+        self.turn = 0
+        self.decisions = 0
+        self.events.append({
+            "type": "setup",
+            "players": players,
+            "variant": variant,
+            "hands": [
+                {"seat": seat, "track": _counts(self.hand_track[seat], board.card_kinds),
+                 "shares": _counts(self.hand_shares[seat], SHARE_CODES)}
+                for seat in range(players)
+            ],
+            "up_stack": self.up_stack,
+        })
+
+    # -- board bookkeeping --------------------------------------------------------
+
+    def _join_city(self, c: int, city: int) -> None:
+        if self.in_network[c][city]:
+            return
+        self.in_network[c][city] = True
+        bit = 1 << c
+        frontier = self.frontier[c]
+        allowed = self.allowed[c]
+        for s in self.board.city_sections[city]:
+            if allowed[s] and not self.has_train[s] & bit:
+                i = bisect.bisect_left(frontier, s)
+                if i == len(frontier) or frontier[i] != s:
+                    frontier.insert(i, s)
+
+    def _place(self, c: int, s: int) -> None:
+        """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
+        self._dirty.add(c)
+        self.has_train[s] |= 1 << c
+        self.trains_on_board[c] += 1
+        self.supply[c] -= 1
+        frontier = self.frontier[c]
+        i = bisect.bisect_left(frontier, s)
+        if i < len(frontier) and frontier[i] == s:
+            del frontier[i]
+        self._join_city(c, self.board.section_a[s])
+        self._join_city(c, self.board.section_b[s])
+
+    def _any_placement(self) -> bool:
+        free = self.free
+        return any(self.supply[c] and any(free[s] for s in self.frontier[c]) for c in range(NUM_COMPANIES))
+
+    # -- the interface ------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def current_seats(self) -> tuple[int, ...]:
+        if self.phase == FIRST_INVEST:
+            return tuple(s for s in range(self.n) if self.picks[s] is None)
+        if self.phase == OVER:
+            return ()
+        return (self.current,)
+
+    def decision_kind(self, seat: int) -> str:
+        return PHASE_NAMES[self.phase] if seat in self.current_seats() else "none"
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int) -> list[int]:
+        phase = self.phase
+        if phase == MAIN:
+            if seat != self.current:
+                return []
+            return self._main_actions(seat)
+        if phase == DRAW_SHARE:
+            if seat != self.current:
+                return []
+            base = self.table.draw
+            out = [base + c for c in sorted(set(self.display))]
+            if self.share_deck:
+                out.append(base + DRAW_DECK)
+            if self.up_stack:
+                out.append(base + DRAW_UP)
+            return out
+        if phase == EXCHANGE:
+            if seat != self.current:
+                return []
+            base = self.table.exchange
+            hand = self.hand_shares[seat]
+            return [base] + [base + 1 + c for c in range(NUM_SHARE_KINDS) if hand[c]]
+        if phase == FIRST_INVEST:
+            if not 0 <= seat < self.n or self.picks[seat] is not None:
+                return []
+            hand = self.hand_shares[seat]
+            return [c for c in range(NUM_SHARE_KINDS) if hand[c]]
+        return []
+
+    def _main_actions(self, seat: int) -> list[int]:
+        held = [k for k, n in enumerate(self.hand_track[seat]) if n]
+        if self._dirty:
+            self._refresh_builds()
+        builds = self._builds
+        out: list[int] = []
+        for k in held:
+            out += builds[k]
+        hand = self.hand_shares[seat]
+        if self.hand_share_total and any(hand):
+            combos = self.table.invest_combos(tuple(hand))
+            base = self.table.invest
+            stride = self.table.num_combos
+            for k in held:
+                out += map((base + k * stride).__add__, combos)
+        if not out:
+            base = self.table.pass_
+            out = [base + k for k in held]
+        return out
+
+    def _build_id(self, k: int, c: int, s: int) -> int:
+        return self.table.build + (k * NUM_COMPANIES + c) * self.table.num_sections + s
+
+    def _drop_section(self, s: int) -> None:
+        """Remove the builds on ``s`` (now full) of the companies not about to be refreshed."""
+        t = self.board.section_type[s]
+        for c in range(NUM_COMPANIES):
+            if c in self._dirty or not self.allowed[c][s]:
+                continue
+            for k in (t, WILD):
+                ids = self._builds[k]
+                action = self._build_id(k, c, s)
+                i = bisect.bisect_left(ids, action)
+                if i < len(ids) and ids[i] == action:
+                    del ids[i]
+
+    def _refresh_builds(self) -> None:
+        """Recompute the legal build ids of the companies whose options changed.
+
+        ``_builds[k]`` is the sorted list of legal build ids with a card of kind
+        ``k``; company ``c``'s ids form one contiguous block of it.
+        """
+        free = self.free
+        stype = self.board.section_type
+        n_sec = self.table.num_sections
+        for c in self._dirty:
+            fresh: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
+            if self.supply[c]:
+                wild = fresh[WILD]
+                wild_base = self._build_id(WILD, c, 0)
+                for s in self.frontier[c]:
+                    if free[s]:
+                        k = stype[s]
+                        fresh[k].append(self._build_id(k, c, s))
+                        wild.append(wild_base + s)
+            for k in range(NUM_CARD_KINDS):
+                ids = self._builds[k]
+                start = self._build_id(k, c, 0)
+                lo = bisect.bisect_left(ids, start)
+                hi = bisect.bisect_left(ids, start + n_sec, lo)
+                ids[lo:hi] = fresh[k]
+        self._dirty.clear()
+
+    def apply_action(self, seat: int, action: int) -> None:
+        phase = self.phase
+        if phase == OVER:
+            raise GameOverError("the game is over; no action can be applied")
+        if phase == FIRST_INVEST:
+            self._apply_first_invest(seat, action)
+        else:
+            if seat != self.current:
+                raise NotYourTurnError(f"it is seat {self.current}'s decision, not seat {seat}'s")
+            table = self.table
+            if phase == MAIN:
+                if table.build <= action < table.invest:
+                    self._apply_build(seat, action)
+                elif table.invest <= action < table.pass_:
+                    self._apply_invest(seat, action)
+                elif table.pass_ <= action < table.draw:
+                    self._apply_pass(seat, action)
+                else:
+                    raise IllegalActionError(self._wrong_kind(action, "build, invest or pass"))
+            elif phase == DRAW_SHARE:
+                if not table.draw <= action < table.exchange:
+                    raise IllegalActionError(self._wrong_kind(action, "draw a share"))
+                self._apply_draw(seat, action - table.draw)
+            else:
+                if not table.exchange <= action < table.size:
+                    raise IllegalActionError(self._wrong_kind(action, "exchange a share or not"))
+                self._apply_exchange(seat, action - table.exchange)
+        self.history.append((seat, action))
+        self.decisions += 1
+
+    def _wrong_kind(self, action: int, expected: str) -> str:
+        try:
+            text = repr(self.table.to_string(action))
+        except IllegalActionError:
+            text = repr(action)
+        return f"{text} is not a {expected} action; seat {self.current} must {expected}"
+
+    # -- first investment (§3.4) --------------------------------------------------
+
+    def _apply_first_invest(self, seat: int, action: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise NotYourTurnError(f"there is no seat {seat!r} in a {self.n}-player game")
+        if self.picks[seat] is not None:
+            raise NotYourTurnError(f"seat {seat} has already chosen its first investment")
+        if not isinstance(action, int) or not 0 <= action < NUM_SHARE_KINDS:
+            raise IllegalActionError(self._wrong_kind(action, "first investment"))
+        if not self.hand_shares[seat][action]:
+            raise IllegalActionError(f"first-invest {SHARE_CODES[action]}: seat {seat} holds no {SHARE_CODES[action]} share")
+        self.picks[seat] = action
+        if any(p is None for p in self.picks):
+            return
+        for s, c in enumerate(self.picks):
+            self.hand_shares[s][c] -= 1
+            self.invested[s][c] += 1
+        self.hand_share_total -= self.n
+        self.events.append({"type": "first_investment", "picks": {str(s): SHARE_CODES[c] for s, c in enumerate(self.picks)}})
+        self._lay_out_shares()
+        self.current = 0
+        self._start_turn()
+
+    def _lay_out_shares(self) -> None:
+        """Display (§3.5) and share deck (§3.6), from the shares not dealt."""
+        pool = self._pool
+        self.display = [pool.pop() for _ in range(4)]
+        self.events.append({"type": "display", "display": [COMPANIES[c] for c in self.display]})
+        while len(self.display) == 4 and len(set(self.display)) == 1:
+            self._box_four()
+            self.display = [pool.pop() for _ in range(min(4, len(pool)))]
+            self.events.append({"type": "display", "display": [COMPANIES[c] for c in self.display]})
+        top_down: list[int] = []
+        if self.variant == "standard":
+            groups = [pool[:6], pool[6:24] + [DIVIDEND], pool[24:] + [DIVIDEND] * 3]
+            for g in groups[1:]:
+                shuffle(self.rng, g)
+            for g in groups:
+                top_down.extend(g)
+        else:
+            small = [pool[6 * i:6 * i + 6] for i in range(4)]
+            rest = pool[24:]
+            q, r = divmod(len(rest), 4)
+            sizes = [q] * (4 - r) + [q + 1] * r  # the larger piles lower down
+            start = 0
+            for i in range(4):
+                big = rest[start:start + sizes[i]] + [DIVIDEND]
+                start += sizes[i]
+                shuffle(self.rng, big)
+                top_down.extend(small[i])
+                top_down.extend(big)
+        top_down.reverse()
+        self.share_deck = top_down
+        self._pool = []
+        self.events.append({"type": "share_deck", "cards": len(self.share_deck),
+                            "order": ["DIVIDEND" if c == DIVIDEND else COMPANIES[c] for c in reversed(self.share_deck)]})
+
+    # -- a turn (§4) --------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        if not self.hand_share_total and not self._any_placement():
+            self._stalemate()
+            return
+        self.turn += 1
+        seat = self.current
+        if not self.track_deck:
+            deck = [k for k in range(NUM_CARD_KINDS) for _ in range(self.track_discard[k])]
+            shuffle(self.rng, deck)
+            self.track_deck = deck
+            self.track_discard = [0] * NUM_CARD_KINDS
+            self.events.append({"type": "reshuffle", "cards": len(deck)})
+        card = self.track_deck.pop()
+        self.hand_track[seat][card] += 1
+        self.phase = MAIN
+        self.events.append({"type": "turn", "turn": self.turn, "seat": seat, "track_card": self.board.card_kinds[card]})
+
+    def _end_turn(self) -> None:
+        self.current = (self.current + 1) % self.n
+        self._start_turn()
+
+    def _discard(self, seat: int, kind: int) -> None:
+        hand = self.hand_track[seat]
+        hand[kind] -= 1
+        self.track_discard[kind] += 1
+
+    # -- build (§5) ---------------------------------------------------------------
+
+    def _apply_build(self, seat: int, action: int) -> None:
+        board = self.board
+        kc, s = divmod(action - self.table.build, self.table.num_sections)
+        k, c = divmod(kc, NUM_COMPANIES)
+        problem = self._build_problem(seat, k, c, s)
+        if problem:
+            raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
+        self._discard(seat, k)
+        self.free[s] -= 1
+        if not self.free[s]:  # full: no company may build here any more
+            self._drop_section(s)
+        self._place(c, s)
+        self.events.append({"type": "build", "seat": seat, "card": board.card_kinds[k], "company": COMPANIES[c],
+                            "section": s, "value": self.trains_on_board[c] + 1})
+        self._after_build()
+
+    def _build_problem(self, seat: int, k: int, c: int, s: int) -> str | None:
+        """What makes building ``c`` on ``s`` with a card of kind ``k`` illegal (§5.2), or None."""
+        board = self.board
+        if not self.hand_track[seat][k]:
+            return f"seat {seat} holds no {board.card_kinds[k]} card"
+        if not self.free[s]:
+            return f"{board.section_names[s]} has no empty neutral space"
+        if k != WILD and board.section_type[s] != k:
+            return f"{board.section_names[s]} is {board.card_kinds[board.section_type[s]]} track"
+        if not self.allowed[c][s]:
+            return f"{COMPANIES[c]} may not use {board.card_kinds[board.section_type[s]]} track"
+        if self.has_train[s] >> c & 1:
+            return f"{COMPANIES[c]} already has a train on {board.section_names[s]}"
+        if not self.supply[c]:
+            return f"{COMPANIES[c]} has no train left"
+        if s not in self.frontier[c]:
+            return f"{board.section_names[s]} does not touch {COMPANIES[c]}'s network"
+        return None
+
+    def _after_build(self) -> None:
+        if self.display or self.share_deck or self.up_stack:
+            self.phase = DRAW_SHARE
+        else:
+            self.events.append({"type": "draw_skipped", "seat": self.current})
+            self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
+
+    def _deck_card(self) -> int | None:
+        """The next share card off the deck; dividend cards on the way are set aside (§7.1)."""
+        deck = self.share_deck
+        while deck:
+            card = deck.pop()
+            if card != DIVIDEND:
+                return card
+            self.dividends_revealed += 1
+            self.pending_dividends += 1
+            self.events.append({"type": "dividend_revealed", "number": self.dividends_revealed})
+        return None
+
+    def _box_four(self) -> None:
+        c = self.display[0]
+        self.boxed_four[c] += 4
+        self.events.append({"type": "four_of_a_kind", "company": COMPANIES[c]})
+
+    def _four_of_a_kind(self) -> None:
+        display = self.display
+        while len(display) == 4 and display[0] == display[1] == display[2] == display[3]:
+            self._box_four()
+            display.clear()
+            for _ in range(4):
+                card = self._deck_card()
+                if card is None:
+                    break
+                display.append(card)
+            self.events.append({"type": "display", "display": [COMPANIES[c] for c in display]})
+
+    def _apply_draw(self, seat: int, what: int) -> None:
+        hand = self.hand_shares[seat]
+        if what == DRAW_DECK:
+            if not self.share_deck:
+                raise IllegalActionError("draw deck: the share deck is empty")
+            card = self._deck_card()
+            if card is not None:
+                hand[card] += 1
+                self.hand_share_total += 1
+            self.events.append({"type": "draw", "seat": seat, "source": "deck",
+                                "company": None if card is None else COMPANIES[card]})
+        elif what == DRAW_UP:
+            if not self.up_stack:
+                raise IllegalActionError("draw up: the Union Pacific stack is empty")
+            self.up_stack -= 1
+            hand[UP] += 1
+            self.hand_share_total += 1
+            self.events.append({"type": "draw", "seat": seat, "source": "up", "company": "UP"})
+        else:
+            if what not in self.display:
+                raise IllegalActionError(f"draw display {COMPANIES[what]}: no {COMPANIES[what]} share in the display")
+            slot = self.display.index(what)
+            hand[what] += 1
+            self.hand_share_total += 1
+            self.events.append({"type": "draw", "seat": seat, "source": "display", "company": COMPANIES[what]})
+            card = self._deck_card()
+            if card is None:
+                del self.display[slot]
+            else:
+                self.display[slot] = card
+            self.events.append({"type": "refill", "company": None if card is None else COMPANIES[card]})
+            self._four_of_a_kind()
+        self._pay_pending()
+        if self.phase == OVER:
+            return
+        if self.up_stack and any(hand):
+            self.phase = EXCHANGE
+        else:
+            self._end_turn()
+
+    def _apply_exchange(self, seat: int, what: int) -> None:
+        if what:
+            c = what - 1
+            hand = self.hand_shares[seat]
+            if not hand[c]:
+                raise IllegalActionError(f"exchange {SHARE_CODES[c]}: seat {seat} holds no {SHARE_CODES[c]} share")
+            hand[c] -= 1
+            hand[UP] += 1
+            self.up_stack -= 1
+            self.boxed_exchange[c] += 1
+            self.events.append({"type": "exchange", "seat": seat, "company": SHARE_CODES[c]})
+        self._end_turn()
+
+    # -- invest and pass (§6, §4) -------------------------------------------------
+
+    def _apply_invest(self, seat: int, action: int) -> None:
+        k, combo = divmod(action - self.table.invest, self.table.num_combos)
+        shares = self.table.combos[combo]
+        hand = self.hand_shares[seat]
+        for c, n in shares:
+            if hand[c] < n:
+                raise IllegalActionError(
+                    f"{self.table.to_string(action)}: seat {seat} holds {hand[c]} {SHARE_CODES[c]} share(s)")
+        if not self.hand_track[seat][k]:
+            raise IllegalActionError(f"{self.table.to_string(action)}: seat {seat} holds no {self.board.card_kinds[k]} card")
+        invested = self.invested[seat]
+        for c, n in shares:
+            hand[c] -= n
+            invested[c] += n
+            self.hand_share_total -= n
+        self._discard(seat, k)
+        self.events.append({"type": "invest", "seat": seat, "shares": {SHARE_CODES[c]: n for c, n in shares},
+                            "discard": self.board.card_kinds[k]})
+        self._end_turn()
+
+    def _apply_pass(self, seat: int, action: int) -> None:
+        k = action - self.table.pass_
+        if not self.hand_track[seat][k]:
+            raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} holds no such card")
+        if self._main_actions(seat)[0] < self.table.pass_:
+            raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} can build or invest, so may not pass")
+        self._discard(seat, k)
+        self.events.append({"type": "pass", "seat": seat, "discard": self.board.card_kinds[k]})
+        self._end_turn()
+
+    # -- dividends (§7, §9) -------------------------------------------------------
+
+    def _pay_pending(self) -> None:
+        while self.pending_dividends and self.phase != OVER:
+            self.pending_dividends -= 1
+            self._pay(self.dividends_paid + 1)
+
+    def _pay(self, number: int) -> None:
+        if self.n == 2 and number == 3:
+            self._create_imaginary()
+        rows = list(self.invested)
+        names = [str(s) for s in range(self.n)]
+        if self.imaginary is not None:
+            rows.append(self.imaginary)
+            names.append(IMAGINARY)
+        gains = [0] * len(rows)
+        companies = []
+        for c in range(NUM_COMPANIES):
+            value = self.trains_on_board[c] + 1
+            holdings = [row[c] for row in rows]
+            paid = company_payout(value, holdings)
+            companies.append({
+                "company": COMPANIES[c],
+                "value": value,
+                "holdings": {names[i]: h for i, h in enumerate(holdings) if h},
+                "payouts": {names[i]: p for i, p in enumerate(paid) if holdings[i]},
+            })
+            for i, p in enumerate(paid):
+                gains[i] += p
+        holdings = [row[UP] for row in rows]
+        paid = union_pacific_payout(number, holdings)
+        for i, p in enumerate(paid):
+            gains[i] += p
+        for i in range(self.n):
+            self.cash[i] += gains[i]
+        if self.imaginary is not None:
+            self.imaginary_cash += gains[self.n]
+        self.dividends_paid = number
+        self.events.append({
+            "type": "dividend",
+            "number": number,
+            "companies": companies,
+            "union_pacific": {
+                "holdings": {names[i]: h for i, h in enumerate(holdings) if h},
+                "payouts": {names[i]: p for i, p in enumerate(paid) if holdings[i]},
+            },
+            "cash": {names[i]: (self.cash[i] if i < self.n else self.imaginary_cash) for i in range(len(rows))},
+        })
+        if number >= self.end_at:
+            self._finish(self.termination or Termination.NORMAL)
+
+    def _create_imaginary(self) -> None:
+        """§9: the display, the deck's shares and the UP stack become a third shareholder."""
+        imaginary = [0] * NUM_SHARE_KINDS
+        for c in self.display:
+            imaginary[c] += 1
+        dividends = 0
+        for c in self.share_deck:
+            if c == DIVIDEND:
+                dividends += 1
+            else:
+                imaginary[c] += 1
+        imaginary[UP] += self.up_stack
+        self.display = []
+        self.share_deck = [DIVIDEND] * dividends
+        self.up_stack = 0
+        self.imaginary = imaginary
+        self.events.append({"type": "imaginary_shareholder", "invested": _counts(imaginary, SHARE_CODES)})
+
+    def _stalemate(self) -> None:
+        """§8: nothing can ever be built or invested again: pay what is left, end."""
+        self.termination = Termination.STALEMATE
+        self.events.append({"type": "stalemate", "dividends_paid": self.dividends_paid})
+        self.pending_dividends = 0
+        while self.phase != OVER:
+            self._pay(self.dividends_paid + 1)
+
+    def _finish(self, termination: Termination) -> None:
+        self.termination = termination
+        self.phase = OVER
+        outcome = self.outcome()
+        self.events.append({"type": "game_end", **outcome.to_json()})
+
+    # -- results and views --------------------------------------------------------
+
+    def outcome(self) -> Outcome:
+        if self.phase != OVER or self.termination is None:
+            raise GameOverError("the game is not over yet")
+        cash = {str(s): self.cash[s] for s in range(self.n)}
+        if self.imaginary is not None:
+            cash[IMAGINARY] = self.imaginary_cash
+        places = {p: 1 + sum(1 for v in cash.values() if v > mine) for p, mine in cash.items()}
+        extra: dict[str, Any] = {}
+        if self.imaginary is not None:
+            extra["imaginary_ahead_of"] = {str(s): places[IMAGINARY] < places[str(s)] for s in range(self.n)}
+        return Outcome(cash=cash, places=places, termination=self.termination, extra=extra)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat!r} in a {self.n}-player game")
+        board = self.board
+        kinds = board.card_kinds
+        first = self.phase == FIRST_INVEST
+        pick = self.picks[seat] if first else None
+        return {
+            "game": "union_pacific",
+            "seat": seat,
+            "num_players": self.n,
+            "variant": self.variant,
+            "decision": self.decision_kind(seat),
+            "current_seat": None if first or self.phase == OVER else self.current,
+            "turn": self.turn,
+            "dividends_paid": self.dividends_paid,
+            "dividends_to_end": self.end_at,
+            "share_deck": len(self.share_deck),
+            "track_deck": len(self.track_deck),
+            "up_stack": self.up_stack,
+            "display": [COMPANIES[c] for c in self.display],
+            "track_discards": {kinds[k]: self.track_discard[k] for k in range(NUM_CARD_KINDS)},
+            "boxed_four_of_a_kind": _counts(self.boxed_four, COMPANIES),
+            "free_spaces": list(self.free),
+            "companies": [
+                {
+                    "code": COMPANIES[c],
+                    "trains_on_board": self.trains_on_board[c],
+                    "supply": self.supply[c],
+                    "value": self.trains_on_board[c] + 1,
+                    "sections": [s for s, mask in enumerate(self.has_train) if mask >> c & 1],
+                }
+                for c in range(NUM_COMPANIES)
+            ],
+            "players": [
+                {
+                    "seat": s,
+                    "cash": self.cash[s],
+                    "invested": _counts(self.invested[s], SHARE_CODES),
+                    "hand_shares": sum(self.hand_shares[s]),
+                    "hand_track": sum(self.hand_track[s]),
+                }
+                for s in range(self.n)
+            ],
+            "hand": {
+                "shares": _counts(self.hand_shares[seat], SHARE_CODES),
+                "track": _counts(self.hand_track[seat], kinds),
+            },
+            "pending_first_investment": None if pick is None else SHARE_CODES[pick],
+            "imaginary": None if self.imaginary is None else {
+                "invested": _counts(self.imaginary, SHARE_CODES), "cash": self.imaginary_cash},
+        }
+
+    def action_to_string(self, action: int) -> str:
+        return self.table.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.table.from_string(text)
+
+    def describe_action(self, action: int) -> dict[str, Any]:
+        return self.table.describe(action)
+
+    def clone(self) -> "UnionPacificState":
+        other = object.__new__(UnionPacificState)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.events = list(self.events)
+        other.history = list(self.history)
+        other._builds = [list(ids) for ids in self._builds]
+        other._dirty = set(self._dirty)
+        for name in ("free", "has_train", "trains_on_board", "supply", "track_deck", "track_discard", "cash",
+                     "share_deck", "display", "boxed_four", "boxed_exchange", "picks", "_pool"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("in_network", "frontier", "hand_track", "hand_shares", "invested"):
+            setattr(other, name, [list(row) for row in getattr(self, name)])
+        other.imaginary = None if self.imaginary is None else list(self.imaginary)
+        return other

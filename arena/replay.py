@@ -1,0 +1,175 @@
+"""Replays: the JSON record of a finished game, and their verification.
+
+A replay holds what is needed to re-play the game (game, seed, variant, players,
+board hash, the actions in text form) and what the game produced (the event log and
+the result).  :func:`verify_replay` re-plays it and says whether it reproduces the
+same events and result.  The format is documented in docs/replay-format.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from arena.games import get_game
+from arena.games.base import Game, GameState, IllegalActionError, ReplayError
+
+FORMAT = "arena-replay"
+VERSION = 1
+
+
+def build_replay(
+    game: Game,
+    state: GameState,
+    *,
+    seed: int,
+    variant: str,
+    seats: Sequence[str] | None = None,
+    match: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The replay of a finished ``state`` (JSON-ready).
+
+    ``seats`` names who sat where (bot names); ``match`` holds what the host adds
+    (match id, faults, forfeits, the match's own result).
+    """
+    if not state.is_terminal():
+        raise ValueError("a replay is made of a finished game")
+    names = list(seats) if seats is not None else [f"seat {s}" for s in range(state.num_players)]
+    replay: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.name,
+        "seed": seed,
+        "variant": variant,
+        "players": state.num_players,
+        "board": game.board_info(),
+        "seats": [{"seat": s, "name": name} for s, name in enumerate(names)],
+        "actions": [{"seat": seat, "action": state.action_to_string(a)} for seat, a in state.history],
+        "events": list(state.events),
+        "result": state.outcome().to_json(),
+    }
+    if match is not None:
+        replay["match"] = match
+    return replay
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    message: str
+    actions: int
+    events: int
+
+
+def _need(data: dict[str, Any], key: str, kind: type, where: str = "replay") -> Any:
+    if key not in data:
+        raise ReplayError(f"{where}: missing field {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ReplayError(f"{where}: field {key!r} must be {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def load_replay(path: str | Path) -> dict[str, Any]:
+    """Read a replay file; a missing, unreadable or non-JSON file raises ReplayError."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(f"{p}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"{p}: cannot read it: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+                          "the file is corrupt or truncated") from None
+    if not isinstance(data, dict):
+        raise ReplayError(f"{p}: a replay is a JSON object, this file holds a {type(data).__name__}")
+    return data
+
+
+def replay_game(data: dict[str, Any]) -> tuple[Game, GameState]:
+    """Re-play a replay's actions from its seed; raises ReplayError if they cannot be played."""
+    if data.get("format") != FORMAT:
+        raise ReplayError(f"replay: field 'format' must be {FORMAT!r}, got {data.get('format')!r}")
+    version = _need(data, "version", int)
+    if version != VERSION:
+        raise ReplayError(f"replay: format version {version} is not supported (this Arena reads version {VERSION})")
+    try:
+        game = get_game(_need(data, "game", str))
+    except ValueError as exc:
+        raise ReplayError(f"replay: {exc}") from None
+    seed = _need(data, "seed", int)
+    variant = _need(data, "variant", str)
+    players = _need(data, "players", int)
+    board = _need(data, "board", dict)
+    if board.get("sha256") != game.board_info()["sha256"]:
+        raise ReplayError(
+            f"replay: it was played on board {board.get('name')!r} ({str(board.get('sha256'))[:12]}…), "
+            f"not on this Arena's board {game.board_info()['name']!r} ({game.board_info()['sha256'][:12]}…)")
+    actions = _need(data, "actions", list)
+    try:
+        state = game.new_state(players, seed, variant)
+    except ValueError as exc:
+        raise ReplayError(f"replay: {exc}") from None
+    for i, entry in enumerate(actions):
+        where = f"replay: action #{i}"
+        if not isinstance(entry, dict):
+            raise ReplayError(f"{where}: expected an object, got {type(entry).__name__}")
+        seat = _need(entry, "seat", int, where)
+        text = _need(entry, "action", str, where)
+        if state.is_terminal():
+            raise ReplayError(f"{where} ({text!r}): the game was already over")
+        try:
+            state.apply_action(seat, state.string_to_action(text))
+        except IllegalActionError as exc:
+            raise ReplayError(f"{where}: seat {seat} cannot play {text!r}: {exc}") from None
+    return game, state
+
+
+def verify_replay(data: dict[str, Any]) -> Verification:
+    """Re-play ``data`` and compare its events and result with the stored ones.
+
+    A structurally broken replay raises :class:`ReplayError`; a well-formed one
+    that does not reproduce returns ``ok=False`` with the first difference.
+    """
+    if not isinstance(data, dict):
+        raise ReplayError(f"replay: expected a JSON object, got {type(data).__name__}")
+    stored_events = _need(data, "events", list)
+    stored_result = _need(data, "result", dict)
+    _, state = replay_game(data)
+    n_actions = len(data["actions"])
+    if not state.is_terminal():
+        return Verification(False, f"the {n_actions} actions do not finish the game", n_actions, len(stored_events))
+    events = list(state.events)
+    for i, (mine, theirs) in enumerate(zip(events, stored_events)):
+        if mine != theirs:
+            return Verification(False, f"event #{i} differs: replayed {_short(mine)}, stored {_short(theirs)}",
+                                n_actions, len(stored_events))
+    if len(events) != len(stored_events):
+        return Verification(False, f"the replay stores {len(stored_events)} events, re-playing gives {len(events)}",
+                            n_actions, len(stored_events))
+    result = state.outcome().to_json()
+    if result != stored_result:
+        return Verification(False, f"result differs: replayed {_short(result)}, stored {_short(stored_result)}",
+                            n_actions, len(stored_events))
+    return Verification(True, f"reproduced {n_actions} actions, {len(events)} events and the result", n_actions,
+                        len(events))
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def write_replay(path: str | Path, replay: dict[str, Any]) -> Path:
+    """Write a replay atomically (a temporary file renamed into place)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(json.dumps(replay, separators=(",", ":")) + "\n", encoding="utf-8")
+    tmp.replace(p)
+    return p

@@ -1,0 +1,143 @@
+"""The tournament schedule as pure data: which bots sit where, with which deck seed.
+
+:func:`generate_schedule` is a pure function of its arguments (no clock, no I/O, no
+global random state), so a tournament is "this list minus the matches already
+stored" and resumes after any crash.
+
+Format (duplicate round robin): in every round, for every table size asked for, every
+subset of that many bots plays once in every seat rotation, so each bot sits in each
+seat exactly once per subset.  All rotations of one subset share one deck seed, so the
+luck of the deal is the same for every seating and cancels out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Sequence
+
+#: Smallest and largest table the game supports (2 plays the imaginary-shareholder game).
+MIN_TABLE_SIZE = 2
+MAX_TABLE_SIZE = 6
+#: The rule variants a schedule may ask for.
+VARIANTS = ("standard", "pro")
+
+_SEED_DOMAIN = "arena.scheduler.pairings/v1"
+_SEED_MASK = (1 << 63) - 1
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One match of the schedule.
+
+    ``index`` is the 0-based position in the schedule (stable for the same inputs);
+    ``round`` counts from 1; ``subset`` lists the table's bots in entry order and
+    ``seats`` the same bots in seat order 0..k-1; ``seed`` is the game/deck seed.
+    """
+
+    index: int
+    round: int
+    table_size: int
+    subset: tuple[str, ...]
+    seats: tuple[str, ...]
+    seed: int
+    variant: str
+
+
+def generate_schedule(
+    bots: Sequence[str],
+    table_sizes: Sequence[int],
+    rounds: int,
+    seed: int,
+    variant: str = "standard",
+) -> list[Pairing]:
+    """Every match of a duplicate round robin, in playing order.
+
+    For each round, for each table size (ascending), for each subset of that many
+    bots (:func:`itertools.combinations` in entry order), one match per seat
+    rotation of the subset.  With N bots a round of table size k holds C(N, k) * k
+    matches.  Raises :class:`ValueError` naming the problem for unusable input.
+    """
+    names = _check_bots(bots)
+    sizes = _check_table_sizes(table_sizes, len(names))
+    _check_int("rounds", rounds)
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    _check_int("seed", seed)
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+
+    schedule: list[Pairing] = []
+    for round_number in range(1, rounds + 1):
+        for size in sizes:
+            for subset in itertools.combinations(names, size):
+                deck_seed = subset_seed(seed, round_number, size, subset)
+                for shift in range(size):
+                    schedule.append(
+                        Pairing(
+                            index=len(schedule),
+                            round=round_number,
+                            table_size=size,
+                            subset=subset,
+                            seats=subset[shift:] + subset[:shift],
+                            seed=deck_seed,
+                            variant=variant,
+                        )
+                    )
+    return schedule
+
+
+def subset_seed(tournament_seed: int, round_number: int, table_size: int, subset: Sequence[str]) -> int:
+    """The deck seed shared by all seatings of ``subset`` in one round: a non-negative 63-bit int.
+
+    SHA-256 of a canonical JSON encoding, so it is the same on every machine and
+    Python version (unlike :func:`hash`), and depends only on the bots' names, not
+    on who else entered.
+    """
+    payload = json.dumps(
+        [_SEED_DOMAIN, tournament_seed, round_number, table_size, list(subset)],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    digest = hashlib.sha256(payload.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") & _SEED_MASK
+
+
+def _check_bots(bots: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(bots, str):
+        raise ValueError(f"bots must be a sequence of names, not the single string {bots!r}")
+    names = tuple(bots)
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"bot names must be non-empty strings, got {name!r}")
+    if len(names) < 2:
+        raise ValueError(f"a schedule needs at least 2 bots, got {len(names)}")
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"duplicate bot names: {', '.join(duplicates)}")
+    return names
+
+
+def _check_table_sizes(table_sizes: Sequence[int], bot_count: int) -> list[int]:
+    sizes = list(table_sizes)
+    if not sizes:
+        raise ValueError("at least one table size is needed")
+    for size in sizes:
+        _check_int("table size", size)
+        if not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE:
+            raise ValueError(
+                f"table size {size} is outside {MIN_TABLE_SIZE}..{MAX_TABLE_SIZE}"
+            )
+        if size > bot_count:
+            raise ValueError(f"table size {size} needs at least {size} bots, only {bot_count} entered")
+    duplicates = sorted({size for size in sizes if sizes.count(size) > 1})
+    if duplicates:
+        raise ValueError(f"table size asked for more than once: {', '.join(map(str, duplicates))}")
+    return sorted(sizes)
+
+
+def _check_int(what: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be an int, got {value!r}")

@@ -1,0 +1,417 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ProtocolVersion(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PROTOCOL_VERSION_UNSPECIFIED: _ClassVar[ProtocolVersion]
+    PROTOCOL_VERSION_1: _ClassVar[ProtocolVersion]
+
+class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TERMINATION_UNSPECIFIED: _ClassVar[Termination]
+    TERMINATION_NORMAL: _ClassVar[Termination]
+    TERMINATION_STALEMATE: _ClassVar[Termination]
+    TERMINATION_FORFEIT: _ClassVar[Termination]
+    TERMINATION_ERROR: _ClassVar[Termination]
+PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion
+PROTOCOL_VERSION_1: ProtocolVersion
+TERMINATION_UNSPECIFIED: Termination
+TERMINATION_NORMAL: Termination
+TERMINATION_STALEMATE: Termination
+TERMINATION_FORFEIT: Termination
+TERMINATION_ERROR: Termination
+
+class DescribeRequest(_message.Message):
+    __slots__ = ("protocol_version",)
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    protocol_version: int
+    def __init__(self, protocol_version: _Optional[int] = ...) -> None: ...
+
+class DescribeReply(_message.Message):
+    __slots__ = ("name", "version", "author", "language", "games", "protocol_version")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    author: str
+    language: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    protocol_version: int
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., language: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., protocol_version: _Optional[int] = ...) -> None: ...
+
+class StartMatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "num_players", "variant", "game", "board")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    num_players: int
+    variant: str
+    game: str
+    board: Board
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_players: _Optional[int] = ..., variant: _Optional[str] = ..., game: _Optional[str] = ..., board: _Optional[_Union[Board, _Mapping]] = ...) -> None: ...
+
+class StartMatchReply(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class DecisionRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "decision_number", "observation", "legal_actions", "decision_time_ms", "time_bank_ms")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    decision_number: int
+    observation: Observation
+    legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
+    decision_time_ms: int
+    time_bank_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision_number: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., decision_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+
+class DecisionReply(_message.Message):
+    __slots__ = ("action_index", "debug")
+    ACTION_INDEX_FIELD_NUMBER: _ClassVar[int]
+    DEBUG_FIELD_NUMBER: _ClassVar[int]
+    action_index: int
+    debug: str
+    def __init__(self, action_index: _Optional[int] = ..., debug: _Optional[str] = ...) -> None: ...
+
+class MatchResult(_message.Message):
+    __slots__ = ("cash", "places", "termination", "forfeited_seats")
+    class CashEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class PlacesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    CASH_FIELD_NUMBER: _ClassVar[int]
+    PLACES_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_SEATS_FIELD_NUMBER: _ClassVar[int]
+    cash: _containers.ScalarMap[str, int]
+    places: _containers.ScalarMap[str, int]
+    termination: Termination
+    forfeited_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, cash: _Optional[_Mapping[str, int]] = ..., places: _Optional[_Mapping[str, int]] = ..., termination: _Optional[_Union[Termination, str]] = ..., forfeited_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class EndMatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "result", "forfeited")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    result: MatchResult
+    forfeited: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., result: _Optional[_Union[MatchResult, _Mapping]] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+
+class EndMatchReply(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Observation(_message.Message):
+    __slots__ = ("union_pacific",)
+    UNION_PACIFIC_FIELD_NUMBER: _ClassVar[int]
+    union_pacific: UnionPacificObservation
+    def __init__(self, union_pacific: _Optional[_Union[UnionPacificObservation, _Mapping]] = ...) -> None: ...
+
+class Action(_message.Message):
+    __slots__ = ("index", "text", "union_pacific")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    UNION_PACIFIC_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    text: str
+    union_pacific: UnionPacificAction
+    def __init__(self, index: _Optional[int] = ..., text: _Optional[str] = ..., union_pacific: _Optional[_Union[UnionPacificAction, _Mapping]] = ...) -> None: ...
+
+class Board(_message.Message):
+    __slots__ = ("union_pacific",)
+    UNION_PACIFIC_FIELD_NUMBER: _ClassVar[int]
+    union_pacific: UnionPacificBoard
+    def __init__(self, union_pacific: _Optional[_Union[UnionPacificBoard, _Mapping]] = ...) -> None: ...
+
+class UnionPacificObservation(_message.Message):
+    __slots__ = ("seat", "num_players", "variant", "decision", "current_seat", "turn", "dividends_paid", "dividends_to_end", "share_deck", "track_deck", "up_stack", "display", "track_discards", "boxed_four_of_a_kind", "free_spaces", "companies", "players", "hand", "pending_first_investment", "imaginary")
+    class Company(_message.Message):
+        __slots__ = ("code", "trains_on_board", "supply", "value", "sections")
+        CODE_FIELD_NUMBER: _ClassVar[int]
+        TRAINS_ON_BOARD_FIELD_NUMBER: _ClassVar[int]
+        SUPPLY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        SECTIONS_FIELD_NUMBER: _ClassVar[int]
+        code: str
+        trains_on_board: int
+        supply: int
+        value: int
+        sections: _containers.RepeatedScalarFieldContainer[int]
+        def __init__(self, code: _Optional[str] = ..., trains_on_board: _Optional[int] = ..., supply: _Optional[int] = ..., value: _Optional[int] = ..., sections: _Optional[_Iterable[int]] = ...) -> None: ...
+    class Player(_message.Message):
+        __slots__ = ("seat", "cash", "invested", "hand_shares", "hand_track")
+        class InvestedEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        CASH_FIELD_NUMBER: _ClassVar[int]
+        INVESTED_FIELD_NUMBER: _ClassVar[int]
+        HAND_SHARES_FIELD_NUMBER: _ClassVar[int]
+        HAND_TRACK_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        cash: int
+        invested: _containers.ScalarMap[str, int]
+        hand_shares: int
+        hand_track: int
+        def __init__(self, seat: _Optional[int] = ..., cash: _Optional[int] = ..., invested: _Optional[_Mapping[str, int]] = ..., hand_shares: _Optional[int] = ..., hand_track: _Optional[int] = ...) -> None: ...
+    class Hand(_message.Message):
+        __slots__ = ("shares", "track")
+        class SharesEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        class TrackEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        SHARES_FIELD_NUMBER: _ClassVar[int]
+        TRACK_FIELD_NUMBER: _ClassVar[int]
+        shares: _containers.ScalarMap[str, int]
+        track: _containers.ScalarMap[str, int]
+        def __init__(self, shares: _Optional[_Mapping[str, int]] = ..., track: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    class Imaginary(_message.Message):
+        __slots__ = ("invested", "cash")
+        class InvestedEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        INVESTED_FIELD_NUMBER: _ClassVar[int]
+        CASH_FIELD_NUMBER: _ClassVar[int]
+        invested: _containers.ScalarMap[str, int]
+        cash: int
+        def __init__(self, invested: _Optional[_Mapping[str, int]] = ..., cash: _Optional[int] = ...) -> None: ...
+    class TrackDiscardsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class BoxedFourOfAKindEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    DIVIDENDS_PAID_FIELD_NUMBER: _ClassVar[int]
+    DIVIDENDS_TO_END_FIELD_NUMBER: _ClassVar[int]
+    SHARE_DECK_FIELD_NUMBER: _ClassVar[int]
+    TRACK_DECK_FIELD_NUMBER: _ClassVar[int]
+    UP_STACK_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_FIELD_NUMBER: _ClassVar[int]
+    TRACK_DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    BOXED_FOUR_OF_A_KIND_FIELD_NUMBER: _ClassVar[int]
+    FREE_SPACES_FIELD_NUMBER: _ClassVar[int]
+    COMPANIES_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIRST_INVESTMENT_FIELD_NUMBER: _ClassVar[int]
+    IMAGINARY_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    num_players: int
+    variant: str
+    decision: str
+    current_seat: int
+    turn: int
+    dividends_paid: int
+    dividends_to_end: int
+    share_deck: int
+    track_deck: int
+    up_stack: int
+    display: _containers.RepeatedScalarFieldContainer[str]
+    track_discards: _containers.ScalarMap[str, int]
+    boxed_four_of_a_kind: _containers.ScalarMap[str, int]
+    free_spaces: _containers.RepeatedScalarFieldContainer[int]
+    companies: _containers.RepeatedCompositeFieldContainer[UnionPacificObservation.Company]
+    players: _containers.RepeatedCompositeFieldContainer[UnionPacificObservation.Player]
+    hand: UnionPacificObservation.Hand
+    pending_first_investment: str
+    imaginary: UnionPacificObservation.Imaginary
+    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., variant: _Optional[str] = ..., decision: _Optional[str] = ..., current_seat: _Optional[int] = ..., turn: _Optional[int] = ..., dividends_paid: _Optional[int] = ..., dividends_to_end: _Optional[int] = ..., share_deck: _Optional[int] = ..., track_deck: _Optional[int] = ..., up_stack: _Optional[int] = ..., display: _Optional[_Iterable[str]] = ..., track_discards: _Optional[_Mapping[str, int]] = ..., boxed_four_of_a_kind: _Optional[_Mapping[str, int]] = ..., free_spaces: _Optional[_Iterable[int]] = ..., companies: _Optional[_Iterable[_Union[UnionPacificObservation.Company, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[UnionPacificObservation.Player, _Mapping]]] = ..., hand: _Optional[_Union[UnionPacificObservation.Hand, _Mapping]] = ..., pending_first_investment: _Optional[str] = ..., imaginary: _Optional[_Union[UnionPacificObservation.Imaginary, _Mapping]] = ...) -> None: ...
+
+class UnionPacificAction(_message.Message):
+    __slots__ = ("first_invest", "build", "invest", "draw", "exchange")
+    class FirstInvest(_message.Message):
+        __slots__ = ("company",)
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        company: str
+        def __init__(self, company: _Optional[str] = ...) -> None: ...
+    class Build(_message.Message):
+        __slots__ = ("card", "company", "section")
+        CARD_FIELD_NUMBER: _ClassVar[int]
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        SECTION_FIELD_NUMBER: _ClassVar[int]
+        card: str
+        company: str
+        section: int
+        def __init__(self, card: _Optional[str] = ..., company: _Optional[str] = ..., section: _Optional[int] = ...) -> None: ...
+    class Invest(_message.Message):
+        __slots__ = ("shares", "discard")
+        class SharesEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        SHARES_FIELD_NUMBER: _ClassVar[int]
+        DISCARD_FIELD_NUMBER: _ClassVar[int]
+        shares: _containers.ScalarMap[str, int]
+        discard: str
+        def __init__(self, shares: _Optional[_Mapping[str, int]] = ..., discard: _Optional[str] = ...) -> None: ...
+    class Pass(_message.Message):
+        __slots__ = ("discard",)
+        DISCARD_FIELD_NUMBER: _ClassVar[int]
+        discard: str
+        def __init__(self, discard: _Optional[str] = ...) -> None: ...
+    class Draw(_message.Message):
+        __slots__ = ("source", "company")
+        SOURCE_FIELD_NUMBER: _ClassVar[int]
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        source: str
+        company: str
+        def __init__(self, source: _Optional[str] = ..., company: _Optional[str] = ...) -> None: ...
+    class Exchange(_message.Message):
+        __slots__ = ("company",)
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        company: str
+        def __init__(self, company: _Optional[str] = ...) -> None: ...
+    FIRST_INVEST_FIELD_NUMBER: _ClassVar[int]
+    BUILD_FIELD_NUMBER: _ClassVar[int]
+    INVEST_FIELD_NUMBER: _ClassVar[int]
+    PASS_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    EXCHANGE_FIELD_NUMBER: _ClassVar[int]
+    first_invest: UnionPacificAction.FirstInvest
+    build: UnionPacificAction.Build
+    invest: UnionPacificAction.Invest
+    draw: UnionPacificAction.Draw
+    exchange: UnionPacificAction.Exchange
+    def __init__(self, first_invest: _Optional[_Union[UnionPacificAction.FirstInvest, _Mapping]] = ..., build: _Optional[_Union[UnionPacificAction.Build, _Mapping]] = ..., invest: _Optional[_Union[UnionPacificAction.Invest, _Mapping]] = ..., draw: _Optional[_Union[UnionPacificAction.Draw, _Mapping]] = ..., exchange: _Optional[_Union[UnionPacificAction.Exchange, _Mapping]] = ..., **kwargs) -> None: ...
+
+class UnionPacificBoard(_message.Message):
+    __slots__ = ("name", "note", "track_types", "wild_cards", "cities", "sections", "companies", "union_pacific_shares")
+    class City(_message.Message):
+        __slots__ = ("name", "lon", "lat")
+        NAME_FIELD_NUMBER: _ClassVar[int]
+        LON_FIELD_NUMBER: _ClassVar[int]
+        LAT_FIELD_NUMBER: _ClassVar[int]
+        name: str
+        lon: float
+        lat: float
+        def __init__(self, name: _Optional[str] = ..., lon: _Optional[float] = ..., lat: _Optional[float] = ...) -> None: ...
+    class Section(_message.Message):
+        __slots__ = ("a", "b", "spaces", "type")
+        A_FIELD_NUMBER: _ClassVar[int]
+        B_FIELD_NUMBER: _ClassVar[int]
+        SPACES_FIELD_NUMBER: _ClassVar[int]
+        TYPE_FIELD_NUMBER: _ClassVar[int]
+        a: str
+        b: str
+        spaces: int
+        type: str
+        def __init__(self, a: _Optional[str] = ..., b: _Optional[str] = ..., spaces: _Optional[int] = ..., type: _Optional[str] = ...) -> None: ...
+    class CityPair(_message.Message):
+        __slots__ = ("a", "b")
+        A_FIELD_NUMBER: _ClassVar[int]
+        B_FIELD_NUMBER: _ClassVar[int]
+        a: str
+        b: str
+        def __init__(self, a: _Optional[str] = ..., b: _Optional[str] = ...) -> None: ...
+    class Company(_message.Message):
+        __slots__ = ("code", "name", "shares", "trains", "home", "types", "start")
+        CODE_FIELD_NUMBER: _ClassVar[int]
+        NAME_FIELD_NUMBER: _ClassVar[int]
+        SHARES_FIELD_NUMBER: _ClassVar[int]
+        TRAINS_FIELD_NUMBER: _ClassVar[int]
+        HOME_FIELD_NUMBER: _ClassVar[int]
+        TYPES_FIELD_NUMBER: _ClassVar[int]
+        START_FIELD_NUMBER: _ClassVar[int]
+        code: str
+        name: str
+        shares: int
+        trains: int
+        home: str
+        types: _containers.RepeatedScalarFieldContainer[str]
+        start: _containers.RepeatedCompositeFieldContainer[UnionPacificBoard.CityPair]
+        def __init__(self, code: _Optional[str] = ..., name: _Optional[str] = ..., shares: _Optional[int] = ..., trains: _Optional[int] = ..., home: _Optional[str] = ..., types: _Optional[_Iterable[str]] = ..., start: _Optional[_Iterable[_Union[UnionPacificBoard.CityPair, _Mapping]]] = ...) -> None: ...
+    class TrackTypesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    TRACK_TYPES_FIELD_NUMBER: _ClassVar[int]
+    WILD_CARDS_FIELD_NUMBER: _ClassVar[int]
+    CITIES_FIELD_NUMBER: _ClassVar[int]
+    SECTIONS_FIELD_NUMBER: _ClassVar[int]
+    COMPANIES_FIELD_NUMBER: _ClassVar[int]
+    UNION_PACIFIC_SHARES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    note: str
+    track_types: _containers.ScalarMap[str, int]
+    wild_cards: int
+    cities: _containers.RepeatedCompositeFieldContainer[UnionPacificBoard.City]
+    sections: _containers.RepeatedCompositeFieldContainer[UnionPacificBoard.Section]
+    companies: _containers.RepeatedCompositeFieldContainer[UnionPacificBoard.Company]
+    union_pacific_shares: int
+    def __init__(self, name: _Optional[str] = ..., note: _Optional[str] = ..., track_types: _Optional[_Mapping[str, int]] = ..., wild_cards: _Optional[int] = ..., cities: _Optional[_Iterable[_Union[UnionPacificBoard.City, _Mapping]]] = ..., sections: _Optional[_Iterable[_Union[UnionPacificBoard.Section, _Mapping]]] = ..., companies: _Optional[_Iterable[_Union[UnionPacificBoard.Company, _Mapping]]] = ..., union_pacific_shares: _Optional[int] = ...) -> None: ...
