@@ -1,0 +1,138 @@
+"""Plain frozen objects that the store hands out (and the rating inputs it takes).
+
+They hold no database session: safe to keep, pass between threads and compare.
+Timestamps are timezone-aware UTC datetimes on every backend.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from arena.records import Fault, MatchTermination
+
+#: The participant name of the two-player game's imaginary third shareholder in
+#: ratings and rated matches (the same string as ``leaderboard.ratings.REFERENCE``).
+#: No bot may be registered under this name.
+IMAGINARY_PARTICIPANT = "(imaginary shareholder)"
+
+
+class TournamentStatus(enum.StrEnum):
+    CREATED = "created"
+    RUNNING = "running"
+    INTERRUPTED = "interrupted"
+    FINISHED = "finished"
+
+
+class MatchStatus(enum.StrEnum):
+    """A stored match is a finished result; other states may come later."""
+
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class BotRow:
+    id: int
+    name: str
+    version: str
+    author: str
+    language: str
+    manifest_path: Path | None  # exactly one of manifest_path and address is set
+    address: str | None
+    files_sha256: str  # of the bot's files; for an address bot, of the address
+    added_at: datetime
+    removed_at: datetime | None  # a removed bot keeps its matches and ratings
+
+    @property
+    def removed(self) -> bool:
+        return self.removed_at is not None
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    id: int
+    game: str
+    config: dict[str, Any]
+    seed: int
+    status: TournamentStatus
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    bot: str  # the bot's name
+    cash: int
+    place: int
+    forfeited: bool
+    faults: tuple[Fault, ...]
+    fault_count: int
+    behind_imaginary: bool | None  # two-player game only: the imaginary finished ahead
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: str
+    tournament_id: int
+    schedule_index: int
+    round: int
+    seed: int
+    game: str
+    variant: str
+    table_size: int
+    status: MatchStatus
+    termination: MatchTermination
+    started_at: datetime
+    duration_s: float
+    imaginary_cash: int | None
+    imaginary_place: int | None
+    seats: tuple[SeatRow, ...]  # in seat order
+    extra: dict[str, Any]
+    replay: dict[str, Any] | None  # None in list_matches results (get_match loads it)
+
+    @property
+    def places(self) -> dict[str, int]:
+        """Bot name -> place (the imaginary shareholder not included)."""
+        return {s.bot: s.place for s in self.seats}
+
+
+@dataclass(frozen=True)
+class BotStats:
+    bot: str
+    matches: int
+    wins: int  # matches finished in place 1 (a shared first place counts)
+    mean_place: float
+    mean_cash: float
+    forfeits: int
+    faults: int  # total faults over all its matches
+
+
+@dataclass(frozen=True)
+class RatingEntry:
+    """A participant's rating in one scope (a tournament, or overall)."""
+
+    participant: str  # a bot name or IMAGINARY_PARTICIPANT
+    elo: float  # the batch fit
+    ci_low: float | None  # confidence interval of elo; None when it cannot be given
+    ci_high: float | None
+    live_elo: float  # the incremental rating after the last match
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A participant's live Elo right after one match (for the rating chart)."""
+
+    match_id: str
+    participant: str
+    elo: float
+
+
+@dataclass(frozen=True)
+class SavedRatings:
+    computed_at: datetime | None  # None when only history was saved
+    entries: tuple[RatingEntry, ...]  # best elo first
+    history: tuple[RatingPoint, ...]  # in match order, then participant
