@@ -22,8 +22,8 @@ or exactly one share of each of two companies.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from operator import itemgetter
+from typing import Any, Callable, Sequence
 
 from arena.games.base import IllegalActionError
 from arena.games.union_pacific.board import (
@@ -49,6 +49,10 @@ class ActionTable:
         self.first_invest = 0
         self.build = NUM_SHARE_KINDS
         self.invest = self.build + NUM_CARD_KINDS * NUM_COMPANIES * s
+        #: build_block[k][c]: the id of building company c on section 0 with a card of kind k
+        self.build_block = tuple(
+            tuple(self.build + (k * NUM_COMPANIES + c) * s for c in range(NUM_COMPANIES)) for k in range(NUM_CARD_KINDS)
+        )
         # Combos: singles (c, n) for n = 1..max held, then pairs (c1 < c2).
         max_count = list(board.company_shares) + [board.up_shares]
         self.combos: list[tuple[tuple[int, int], ...]] = []
@@ -71,9 +75,14 @@ class ActionTable:
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
         )
         self.num_combos = len(self.combos)
-        self.invest_combos = lru_cache(maxsize=1 << 16)(self._invest_combos)
+        #: invest_ids[k][combo]: the invest action id of a combo with a discard of kind k
+        self.invest_ids = tuple(
+            [self.invest + k * self.num_combos + combo for combo in range(self.num_combos)]
+            for k in range(NUM_CARD_KINDS)
+        )
+        self._pickers: dict[tuple[int, ...], Callable[[list[int]], Sequence[int]]] = {}
 
-    def _invest_combos(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+    def invest_combos(self, hand: Sequence[int]) -> list[int]:
         """The investment combos a hand of share counts allows, sorted."""
         owned = [c for c in range(NUM_SHARE_KINDS) if hand[c]]
         combos: list[int] = []
@@ -83,7 +92,23 @@ class ActionTable:
         for i, c1 in enumerate(owned):
             row = self.pair_index[c1]
             combos.extend(row[c2] for c2 in owned[i + 1:])
-        return tuple(combos)
+        return combos
+
+    def invest_picker(self, hand: tuple[int, ...]) -> Callable[[list[int]], Sequence[int]]:
+        """A function that picks, from ``invest_ids[k]``, the invest ids a hand allows.
+
+        Memoised per hand (emptied past 2**16 hands): the picking is then one C
+        call (``operator.itemgetter``) per track card kind held.
+        """
+        pick = self._pickers.get(hand)
+        if pick is None:
+            if len(self._pickers) >= 1 << 16:
+                self._pickers.clear()
+            combos = self.invest_combos(hand)
+            # itemgetter of one index returns the item itself; a one-item slice keeps a sequence.
+            pick = itemgetter(*combos) if len(combos) > 1 else itemgetter(slice(combos[0], combos[0] + 1))
+            self._pickers[hand] = pick
+        return pick
 
     # -- structured form ---------------------------------------------------------
 

@@ -230,7 +230,8 @@ class UnionPacificState:
         return []
 
     def _main_actions(self, seat: int) -> list[int]:
-        held = [k for k, n in enumerate(self.hand_track[seat]) if n]
+        track = self.hand_track[seat]
+        held = [k for k in range(NUM_CARD_KINDS) if track[k]]
         if self._dirty:
             self._refresh_builds()
         builds = self._builds
@@ -238,29 +239,26 @@ class UnionPacificState:
         for k in held:
             out += builds[k]
         hand = self.hand_shares[seat]
-        if self.hand_share_total and any(hand):
-            combos = self.table.invest_combos(tuple(hand))
-            base = self.table.invest
-            stride = self.table.num_combos
+        if any(hand):
+            pick = self.table.invest_picker(tuple(hand))
+            invest_ids = self.table.invest_ids
             for k in held:
-                out += map((base + k * stride).__add__, combos)
-        if not out:
+                out += pick(invest_ids[k])
+        elif not out:
             base = self.table.pass_
             out = [base + k for k in held]
         return out
 
-    def _build_id(self, k: int, c: int, s: int) -> int:
-        return self.table.build + (k * NUM_COMPANIES + c) * self.table.num_sections + s
-
     def _drop_section(self, s: int) -> None:
         """Remove the builds on ``s`` (now full) of the companies not about to be refreshed."""
         t = self.board.section_type[s]
+        block = self.table.build_block
         for c in range(NUM_COMPANIES):
             if c in self._dirty or not self.allowed[c][s]:
                 continue
             for k in (t, WILD):
                 ids = self._builds[k]
-                action = self._build_id(k, c, s)
+                action = block[k][c] + s
                 i = bisect.bisect_left(ids, action)
                 if i < len(ids) and ids[i] == action:
                     del ids[i]
@@ -274,19 +272,22 @@ class UnionPacificState:
         free = self.free
         stype = self.board.section_type
         n_sec = self.table.num_sections
+        block = self.table.build_block
+        builds = self._builds
         for c in self._dirty:
-            fresh: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
+            fresh: list[list[int]] = [[], [], [], [], []]
             if self.supply[c]:
                 wild = fresh[WILD]
-                wild_base = self._build_id(WILD, c, 0)
                 for s in self.frontier[c]:
                     if free[s]:
                         k = stype[s]
-                        fresh[k].append(self._build_id(k, c, s))
-                        wild.append(wild_base + s)
+                        fresh[k].append(block[k][c] + s)
+                        wild.append(s)
+                wild_base = block[WILD][c]
+                fresh[WILD] = [wild_base + s for s in wild]
             for k in range(NUM_CARD_KINDS):
-                ids = self._builds[k]
-                start = self._build_id(k, c, 0)
+                ids = builds[k]
+                start = block[k][c]
                 lo = bisect.bisect_left(ids, start)
                 hi = bisect.bisect_left(ids, start + n_sec, lo)
                 ids[lo:hi] = fresh[k]
