@@ -158,8 +158,9 @@ class UnionPacificState:
         bit = 1 << c
         frontier = self.frontier[c]
         allowed = self.allowed[c]
+        free = self.free
         for s in self.board.city_sections[city]:
-            if allowed[s] and not self.has_train[s] & bit:
+            if allowed[s] and free[s] and not self.has_train[s] & bit:
                 i = bisect.bisect_left(frontier, s)
                 if i == len(frontier) or frontier[i] != s:
                     frontier.insert(i, s)
@@ -178,8 +179,7 @@ class UnionPacificState:
         self._join_city(c, self.board.section_b[s])
 
     def _any_placement(self) -> bool:
-        free = self.free
-        return any(self.supply[c] and any(free[s] for s in self.frontier[c]) for c in range(NUM_COMPANIES))
+        return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
 
     # -- the interface ------------------------------------------------------------
 
@@ -249,19 +249,54 @@ class UnionPacificState:
             out = [base + k for k in held]
         return out
 
-    def _drop_section(self, s: int) -> None:
-        """Remove the builds on ``s`` (now full) of the companies not about to be refreshed."""
+    def _fill(self, s: int) -> None:
+        """Section ``s`` has no empty neutral space left: nobody may build there again.
+
+        It leaves every frontier; the companies not about to be refreshed lose its
+        build ids at once.
+        """
         t = self.board.section_type[s]
         block = self.table.build_block
         for c in range(NUM_COMPANIES):
-            if c in self._dirty or not self.allowed[c][s]:
+            frontier = self.frontier[c]
+            i = bisect.bisect_left(frontier, s)
+            if i == len(frontier) or frontier[i] != s:
+                continue
+            del frontier[i]
+            if c in self._dirty:
                 continue
             for k in (t, WILD):
                 ids = self._builds[k]
                 action = block[k][c] + s
-                i = bisect.bisect_left(ids, action)
-                if i < len(ids) and ids[i] == action:
-                    del ids[i]
+                j = bisect.bisect_left(ids, action)
+                if j < len(ids) and ids[j] == action:
+                    del ids[j]
+
+    def builds_from_scratch(self) -> list[list[int]]:
+        """The legal build ids by card kind, recomputed from the board alone.
+
+        The engine keeps them incrementally (``_refresh_builds``); this is their
+        definition, for the tests that check the two always agree.
+        """
+        out: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
+        block = self.table.build_block
+        board = self.board
+        for k in range(NUM_CARD_KINDS):
+            for c in range(NUM_COMPANIES):
+                if not self.supply[c]:
+                    continue
+                for s in range(board.num_sections):
+                    if (self.free[s] and self.allowed[c][s] and not self.has_train[s] >> c & 1
+                            and (k == WILD or board.section_type[s] == k)
+                            and (self.in_network[c][board.section_a[s]] or self.in_network[c][board.section_b[s]])):
+                        out[k].append(block[k][c] + s)
+        return out
+
+    def build_actions(self) -> list[list[int]]:
+        """The legal build ids by card kind (a copy), as the engine keeps them."""
+        if self._dirty:
+            self._refresh_builds()
+        return [list(ids) for ids in self._builds]
 
     def _refresh_builds(self) -> None:
         """Recompute the legal build ids of the companies whose options changed.
@@ -269,7 +304,6 @@ class UnionPacificState:
         ``_builds[k]`` is the sorted list of legal build ids with a card of kind
         ``k``; company ``c``'s ids form one contiguous block of it.
         """
-        free = self.free
         stype = self.board.section_type
         n_sec = self.table.num_sections
         block = self.table.build_block
@@ -277,14 +311,12 @@ class UnionPacificState:
         for c in self._dirty:
             fresh: list[list[int]] = [[], [], [], [], []]
             if self.supply[c]:
-                wild = fresh[WILD]
-                for s in self.frontier[c]:
-                    if free[s]:
-                        k = stype[s]
-                        fresh[k].append(block[k][c] + s)
-                        wild.append(s)
+                frontier = self.frontier[c]  # every section in it is free (see _fill)
+                for s in frontier:
+                    k = stype[s]
+                    fresh[k].append(block[k][c] + s)
                 wild_base = block[WILD][c]
-                fresh[WILD] = [wild_base + s for s in wild]
+                fresh[WILD] = [wild_base + s for s in frontier]
             for k in range(NUM_CARD_KINDS):
                 ids = builds[k]
                 start = block[k][c]
@@ -426,8 +458,8 @@ class UnionPacificState:
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         self._discard(seat, k)
         self.free[s] -= 1
-        if not self.free[s]:  # full: no company may build here any more
-            self._drop_section(s)
+        if not self.free[s]:
+            self._fill(s)
         self._place(c, s)
         self.events.append({"type": "build", "seat": seat, "card": board.card_kinds[k], "company": COMPANIES[c],
                             "section": s, "value": self.trains_on_board[c] + 1})
