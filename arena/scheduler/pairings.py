@@ -15,8 +15,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 #: Smallest and largest table the game supports (2 plays the imaginary-shareholder game).
 MIN_TABLE_SIZE = 2
@@ -89,7 +89,9 @@ def generate_schedule(
     return schedule
 
 
-def subset_seed(tournament_seed: int, round_number: int, table_size: int, subset: Sequence[str]) -> int:
+def subset_seed(
+    tournament_seed: int, round_number: int, table_size: int, subset: Sequence[str]
+) -> int:
     """The deck seed shared by all seatings of ``subset`` in one round: a non-negative 63-bit int.
 
     SHA-256 of a canonical JSON encoding, so it is the same on every machine and
@@ -131,7 +133,9 @@ def _check_table_sizes(table_sizes: Sequence[int], bot_count: int) -> list[int]:
                 f"table size {size} is outside {MIN_TABLE_SIZE}..{MAX_TABLE_SIZE}"
             )
         if size > bot_count:
-            raise ValueError(f"table size {size} needs at least {size} bots, only {bot_count} entered")
+            raise ValueError(
+                f"table size {size} needs at least {size} bots, only {bot_count} entered"
+            )
     duplicates = sorted({size for size in sizes if sizes.count(size) > 1})
     if duplicates:
         raise ValueError(f"table size asked for more than once: {', '.join(map(str, duplicates))}")
