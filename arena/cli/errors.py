@@ -1,5 +1,5 @@
 """The error a command raises for anything the user can fix; printed as one line."""
 
+from arena.errors import UserError
 
-class UserError(Exception):
-    """Bad input from the user: a bad option value, a missing file, an unknown name."""
+__all__ = ["UserError"]

@@ -1,0 +1,91 @@
+"""The leaderboard: ratings fitted from the stored results, joined with each bot's
+match statistics, one row per participant (the imaginary shareholder as a marked
+reference row).  The terminal table and the web pages both show these rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from leaderboard.ratings import REFERENCE, fit_ratings, live_elo_history
+from leaderboard.rows import RatingEntry, RatingPoint
+from leaderboard.store import Store
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int | None  # None for the reference row
+    name: str
+    reference: bool
+    elo: float
+    ci_low: float | None
+    ci_high: float | None
+    live_elo: float
+    matches: int
+    wins: int
+    mean_place: float | None
+    mean_cash: float | None
+    forfeits: int
+    faults: int
+
+    @property
+    def ci_half_width(self) -> float | None:
+        if self.ci_low is None or self.ci_high is None:
+            return None
+        return (self.ci_high - self.ci_low) / 2
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def compute_standings(store: Store, tournament_id: int | None = None, *, bootstrap: int = 200,
+                      seed: int = 0, save: bool = True) -> list[Standing]:
+    """Fit the ratings of one tournament (or of every stored match) and build the rows.
+
+    Best Elo first.  With ``save`` the ratings and the live-Elo history are stored
+    too (the web pages draw the rating charts from them).
+    """
+    if tournament_id is not None:
+        store.get_tournament(tournament_id)  # a clear error for an unknown id
+    matches = store.rated_matches(tournament_id)
+    ratings = fit_ratings(matches, bootstrap=bootstrap, seed=seed)
+    history = live_elo_history(matches)
+    live = {}
+    for _, after in history:
+        live.update(after)
+    stats = {s.bot: s for s in store.bot_stats(tournament_id)}
+    reference_games = sum(1 for m in matches if REFERENCE in m.places)
+    reference_wins = sum(1 for m in matches if m.places.get(REFERENCE) == 1)
+    rows: list[Standing] = []
+    for name, rating in ratings.items():
+        s = stats.get(name)
+        rows.append(Standing(
+            rank=None,
+            name=name,
+            reference=rating.reference,
+            elo=rating.elo,
+            ci_low=rating.ci_low,
+            ci_high=rating.ci_high,
+            live_elo=live.get(name, 1500.0),
+            matches=s.matches if s else reference_games if rating.reference else 0,
+            wins=s.wins if s else reference_wins if rating.reference else 0,
+            mean_place=s.mean_place if s else None,
+            mean_cash=s.mean_cash if s else None,
+            forfeits=s.forfeits if s else 0,
+            faults=s.faults if s else 0,
+        ))
+    rows.sort(key=lambda r: (-r.elo, r.name))
+    ranked: list[Standing] = []
+    rank = 0
+    for row in rows:
+        if not row.reference:
+            rank += 1
+        ranked.append(Standing(**{**asdict(row), "rank": None if row.reference else rank}))
+    if save:
+        store.save_ratings(
+            tournament_id,
+            [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in ranked],
+            [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
+        )
+    return ranked
