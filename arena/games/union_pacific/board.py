@@ -112,7 +112,8 @@ def board_from_data(data: Any) -> Board:
     for i, c in enumerate(cities_raw):
         where = f"board: city #{i}"
         cname = _field(c, "name", str, where)
-        _require(cname.strip() == cname and cname, f"{where}: bad name {cname!r}")
+        _require(cname and " ".join(cname.split()) == cname,
+                 f"{where}: bad name {cname!r} (no leading, trailing or repeated spaces)")
         _require(cname not in cities, f"board: city {cname!r} appears twice")
         cities.append(cname)
         lonlat.append((float(_field(c, "lon", (int, float), where)), float(_field(c, "lat", (int, float), where))))
@@ -163,9 +164,11 @@ def board_from_data(data: Any) -> Board:
         home = _field(c, "home", str, where)
         _require(home in city_index, f"{where}: unknown home city {home!r}")
         tlist = _field(c, "types", list, where)
-        _require(tlist and all(t in types for t in tlist), f"{where}: types must be a non-empty list of {list(types)}")
+        _require(tlist and all(isinstance(t, str) and t in types for t in tlist),
+                 f"{where}: types must be a non-empty list of {list(types)}")
         _require(len(set(tlist)) == len(tlist), f"{where}: a track type is listed twice")
         _require(len(tlist) <= 3 or code == "EPRG", f"{where}: only EPRG may use all four track types")
+        _require(len(tlist) == 4 or code != "EPRG", f"{where}: EPRG must use all four track types, got {tlist}")
         start_raw = _field(c, "start", list, where)
         want = 2 if code == "EPRG" else 1
         _require(len(start_raw) == want, f"{where}: needs {want} starting space(s), got {len(start_raw)}")
@@ -196,6 +199,10 @@ def board_from_data(data: Any) -> Board:
     for i, (a, b) in enumerate(zip(sec_a, sec_b)):
         city_secs[a].append(i)
         city_secs[b].append(i)
+    sec_names = [f"{cities[a]}-{cities[b]}" for a, b in zip(sec_a, sec_b)]
+    clash = next((n for i, n in enumerate(sec_names) if n in sec_names[:i]), None)
+    _require(clash is None, f"board: two sections are both named {clash!r} (a hyphen in a city name?); "
+                            "action texts must name each section unambiguously")
     sha256 = hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     return Board(
         name=name,
@@ -210,7 +217,7 @@ def board_from_data(data: Any) -> Board:
         section_b=tuple(sec_b),
         section_type=tuple(sec_type),
         section_spaces=tuple(sec_spaces),
-        section_names=tuple(f"{cities[a]}-{cities[b]}" for a, b in zip(sec_a, sec_b)),
+        section_names=tuple(sec_names),
         neutral_spaces=tuple(neutral),
         city_sections=tuple(tuple(x) for x in city_secs),
         company_names=tuple(names),

@@ -19,23 +19,27 @@ UP_TABLE: tuple[tuple[int, ...], ...] = (
 
 def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
     """Pay one company's dividend of value V = trains on the board + 1 (§7.3)."""
-    half = value // 2
-    paid = [0] * len(holdings)
-    counts = sorted({h for h in holdings if h > 0}, reverse=True)
-    if not counts:
+    n = len(holdings)
+    paid = [0] * n
+    top = max(holdings, default=0)
+    if top <= 0:  # nobody invested
         return paid
-    leaders = [i for i, h in enumerate(holdings) if h == counts[0]]
-    if len(leaders) == 1 and len(counts) == 1:  # one shareholder only
-        paid[leaders[0]] = value + half
-    elif len(leaders) >= 2:  # tied for most: share both amounts
+    half = value // 2
+    leaders = [i for i in range(n) if holdings[i] == top]
+    if len(leaders) > 1:  # tied for most: they share both amounts
         each = (value + half) // len(leaders)
         for i in leaders:
             paid[i] = each
-    else:  # one leader; the second-highest count shares the half
-        paid[leaders[0]] = value
-        seconds = [i for i, h in enumerate(holdings) if h == counts[1]]
-        for i in seconds:
-            paid[i] = half // len(seconds)
+        return paid
+    second = max((h for h in holdings if h < top), default=0)
+    if second <= 0:  # one shareholder only
+        paid[leaders[0]] = value + half
+        return paid
+    paid[leaders[0]] = value  # one leader; the second-highest count shares the half
+    seconds = [i for i in range(n) if holdings[i] == second]
+    each = half // len(seconds)
+    for i in seconds:
+        paid[i] = each
     return paid
 
 

@@ -326,6 +326,8 @@ class UnionPacificState:
         self._dirty.clear()
 
     def apply_action(self, seat: int, action: int) -> None:
+        if type(action) is not int:  # not bool, float or str: exactly an action id
+            raise IllegalActionError(f"{action!r} is not an action id")
         phase = self.phase
         if phase == OVER:
             raise GameOverError("the game is over; no action can be applied")

@@ -1,0 +1,348 @@
+"""What each seat knows (§10): an observation holds everything public and the seat's own
+secrets, and nothing hidden from that seat.
+
+The main property: over random game prefixes, changing anything hidden from a seat
+(other seats' hands, the order of either deck, the cards boxed by exchanges, other
+seats' pending first-investment picks) leaves that seat's observation as it was;
+changing anything public does change it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Callable
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, UP
+from arena.games.union_pacific.state import DIVIDEND
+from tests.games.scenario import (
+    act,
+    first_invest_all,
+    hidden_view,
+    in_first_investment,
+    new_game,
+    play_randomly,
+    set_display,
+    set_share_hand,
+    set_track_hand,
+    set_up_stack,
+    stack_share_deck,
+    started_game,
+)
+
+OBSERVATION_KEYS = {
+    "game", "seat", "num_players", "variant", "decision", "current_seat", "turn", "dividends_paid",
+    "dividends_to_end", "share_deck", "track_deck", "up_stack", "display", "track_discards",
+    "boxed_four_of_a_kind", "free_spaces", "companies", "players", "hand", "pending_first_investment", "imaginary",
+}
+
+# A mutation edits a state in place for the observer ``me``; it returns False when it does not apply.
+Mutation = Callable[[object, int, random.Random], bool]
+
+
+def _others(state, me: int) -> list[int]:
+    return [s for s in range(state.num_players) if s != me]
+
+
+def _deck_of_shares(state) -> list[int]:
+    """The hidden undealt shares: the deck, or before it is laid out, the undealt pile."""
+    return state.share_deck if state.share_deck else state._pool
+
+
+def _swappable(state, seat: int) -> list[int]:
+    """Share kinds ``seat`` may lose from its hand without breaking its pending pick."""
+    hand = state.hand_shares[seat]
+    pick = state.picks[seat] if in_first_investment(state) else None
+    return [c for c in range(NUM_SHARE_KINDS) if hand[c] > (1 if c == pick else 0)]
+
+
+# -- hidden changes --------------------------------------------------------------------
+
+def swap_other_hand_share_with_deck(state, me: int, rng: random.Random) -> bool:
+    deck = _deck_of_shares(state)
+    options = [(s, c, i) for s in _others(state, me) for c in _swappable(state, s) if c != UP
+               for i, d in enumerate(deck) if d != DIVIDEND and d != c]
+    if not options:
+        return False
+    seat, c, i = rng.choice(options)
+    state.hand_shares[seat][c] -= 1
+    state.hand_shares[seat][deck[i]] += 1
+    deck[i] = c
+    return True
+
+
+def swap_shares_between_other_hands(state, me: int, rng: random.Random) -> bool:
+    options = [(a, b, ca, cb) for a in _others(state, me) for b in _others(state, me) if a < b
+               for ca in _swappable(state, a) for cb in _swappable(state, b) if ca != cb]
+    if not options:
+        return False
+    a, b, ca, cb = rng.choice(options)
+    state.hand_shares[a][ca] -= 1
+    state.hand_shares[a][cb] += 1
+    state.hand_shares[b][cb] -= 1
+    state.hand_shares[b][ca] += 1
+    return True
+
+
+def swap_other_hand_track_with_deck(state, me: int, rng: random.Random) -> bool:
+    options = [(s, k, i) for s in _others(state, me) for k, n in enumerate(state.hand_track[s]) if n
+               for i, m in enumerate(state.track_deck) if m != k]
+    if not options:
+        return False
+    seat, k, i = rng.choice(options)
+    state.hand_track[seat][k] -= 1
+    state.hand_track[seat][state.track_deck[i]] += 1
+    state.track_deck[i] = k
+    return True
+
+
+def reorder_share_deck(state, me: int, rng: random.Random) -> bool:
+    deck = _deck_of_shares(state)
+    if len(set(deck)) < 2:
+        return False
+    before = list(deck)
+    while deck == before:
+        rng.shuffle(deck)
+    return True
+
+
+def reorder_track_deck(state, me: int, rng: random.Random) -> bool:
+    deck = state.track_deck
+    if len(set(deck)) < 2:
+        return False
+    before = list(deck)
+    while deck == before:
+        rng.shuffle(deck)
+    return True
+
+
+def swap_exchange_box_with_other_hand(state, me: int, rng: random.Random) -> bool:
+    options = [(c, s, d) for c in range(NUM_SHARE_KINDS) if state.boxed_exchange[c]
+               for s in _others(state, me) for d in _swappable(state, s) if d != c]
+    if not options:
+        return False
+    c, seat, d = rng.choice(options)
+    state.boxed_exchange[c] -= 1
+    state.boxed_exchange[d] += 1
+    state.hand_shares[seat][d] -= 1
+    state.hand_shares[seat][c] += 1
+    return True
+
+
+def swap_exchange_box_with_deck(state, me: int, rng: random.Random) -> bool:
+    deck = state.share_deck
+    options = [(c, i) for c in range(len(COMPANIES)) if state.boxed_exchange[c]
+               for i, d in enumerate(deck) if d != DIVIDEND and d != c]
+    if not options:
+        return False
+    c, i = rng.choice(options)
+    state.boxed_exchange[c] -= 1
+    state.boxed_exchange[deck[i]] += 1
+    deck[i] = c
+    return True
+
+
+def change_other_pending_pick(state, me: int, rng: random.Random) -> bool:
+    if not in_first_investment(state):
+        return False
+    options = [(s, c) for s in _others(state, me) if state.picks[s] is not None
+               for c in range(NUM_SHARE_KINDS) if state.hand_shares[s][c] and c != state.picks[s]]
+    if not options:
+        return False
+    seat, c = rng.choice(options)
+    state.picks[seat] = c
+    return True
+
+
+HIDDEN: list[Mutation] = [
+    swap_other_hand_share_with_deck, swap_shares_between_other_hands, swap_other_hand_track_with_deck,
+    reorder_share_deck, reorder_track_deck, swap_exchange_box_with_other_hand, swap_exchange_box_with_deck,
+    change_other_pending_pick,
+]
+
+
+# -- public changes (each must show) ---------------------------------------------------------
+
+def more_cash(state, me: int, rng: random.Random) -> bool:
+    state.cash[rng.randrange(state.num_players)] += 1
+    return True
+
+
+def other_display_card(state, me: int, rng: random.Random) -> bool:
+    if not state.display:
+        return False
+    i = rng.randrange(len(state.display))
+    state.display[i] = (state.display[i] + 1) % len(COMPANIES)
+    return True
+
+
+def one_more_invested(state, me: int, rng: random.Random) -> bool:
+    state.invested[rng.randrange(state.num_players)][rng.randrange(NUM_SHARE_KINDS)] += 1
+    return True
+
+
+def swap_own_hand_share_with_deck(state, me: int, rng: random.Random) -> bool:
+    deck = _deck_of_shares(state)
+    options = [(c, i) for c in _swappable(state, me) if c != UP for i, d in enumerate(deck) if d not in (DIVIDEND, c)]
+    if not options:
+        return False
+    c, i = rng.choice(options)
+    state.hand_shares[me][c] -= 1
+    state.hand_shares[me][deck[i]] += 1
+    deck[i] = c
+    return True
+
+
+def swap_own_track_with_deck(state, me: int, rng: random.Random) -> bool:
+    options = [(k, i) for k, n in enumerate(state.hand_track[me]) if n for i, m in enumerate(state.track_deck) if m != k]
+    if not options:
+        return False
+    k, i = rng.choice(options)
+    state.hand_track[me][k] -= 1
+    state.hand_track[me][state.track_deck[i]] += 1
+    state.track_deck[i] = k
+    return True
+
+
+def shorter_share_deck(state, me: int, rng: random.Random) -> bool:
+    if not state.share_deck:
+        return False
+    state.share_deck.pop()
+    return True
+
+
+def one_more_discard(state, me: int, rng: random.Random) -> bool:
+    state.track_discard[rng.randrange(len(state.track_discard))] += 1
+    return True
+
+
+def one_less_up_share(state, me: int, rng: random.Random) -> bool:
+    if not state.up_stack:
+        return False
+    state.up_stack -= 1
+    return True
+
+
+PUBLIC: list[Mutation] = [more_cash, other_display_card, one_more_invested, swap_own_hand_share_with_deck,
+                          swap_own_track_with_deck, shorter_share_deck, one_more_discard, one_less_up_share]
+
+
+# -- the properties -----------------------------------------------------------------------
+
+@st.composite
+def game_prefixes(draw: st.DrawFn):
+    """A game after a random number of random actions (often still in the first investment)."""
+    players = draw(st.integers(min_value=2, max_value=6))
+    variant = draw(st.sampled_from(["standard", "pro"]))
+    seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
+    actions = draw(st.one_of(st.integers(min_value=0, max_value=players), st.integers(min_value=0, max_value=400)))
+    state = new_game(players, seed, variant)
+    play_randomly(state, random.Random(seed), max_actions=actions)
+    return state
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=game_prefixes(), data=st.data())
+def test_hidden_changes_never_change_an_observation(state, data: st.DataObject) -> None:
+    me = data.draw(st.integers(min_value=0, max_value=state.num_players - 1), label="observer")
+    rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**32 - 1), label="mutation seed"))
+    before = state.observation(me)
+    for mutation in HIDDEN:
+        twin = state.clone()
+        if mutation(twin, me, rng):
+            assert hidden_view(twin) != hidden_view(state), f"{mutation.__name__} changed nothing"
+            assert twin.observation(me) == before, f"{mutation.__name__} shows in seat {me}'s observation"
+    twin = state.clone()
+    if sum(mutation(twin, me, rng) for mutation in HIDDEN):  # all of them at once
+        assert twin.observation(me) == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=game_prefixes(), data=st.data())
+def test_public_changes_do_change_the_observation(state, data: st.DataObject) -> None:
+    me = data.draw(st.integers(min_value=0, max_value=state.num_players - 1), label="observer")
+    rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**32 - 1), label="mutation seed"))
+    before = state.observation(me)
+    for mutation in PUBLIC:
+        twin = state.clone()
+        if mutation(twin, me, rng):
+            assert twin.observation(me) != before, f"{mutation.__name__} does not show in seat {me}'s observation"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=game_prefixes())
+def test_an_observation_is_json_with_exactly_the_documented_fields(state) -> None:
+    for seat in range(state.num_players):
+        obs = state.observation(seat)
+        assert set(obs) == OBSERVATION_KEYS
+        assert json.loads(json.dumps(obs)) == obs
+        assert obs["seat"] == seat and obs["num_players"] == state.num_players
+        assert len(obs["companies"]) == 10 and [c["code"] for c in obs["companies"]] == list(COMPANIES)
+        assert [p["seat"] for p in obs["players"]] == list(range(state.num_players))
+        assert obs["dividends_to_end"] == (3 if state.num_players == 2 else 4)
+        assert sum(obs["hand"]["shares"].values()) == obs["players"][seat]["hand_shares"]
+        assert sum(obs["hand"]["track"].values()) == obs["players"][seat]["hand_track"]
+        assert all(n > 0 for n in obs["hand"]["shares"].values())
+        assert all(n > 0 for p in obs["players"] for n in p["invested"].values())
+        assert set(obs["track_discards"]) == {"PLAIN", "COAST", "BORDER", "MOUNTAIN", "WILD"}
+        assert obs["decision"] == state.decision_kind(seat)
+
+
+def test_editing_an_observation_does_not_touch_the_game() -> None:
+    state = started_game(3, seed=30)
+    obs = state.observation(0)
+    snapshot = json.dumps(state.observation(0))
+    obs["display"].clear()
+    obs["free_spaces"][0] = 99
+    obs["companies"][0]["sections"].append(70)
+    obs["hand"]["shares"]["UP"] = 9
+    assert json.dumps(state.observation(0)) == snapshot
+
+
+# -- hidden moves, seen from the other seats ----------------------------------------------------
+
+def test_a_blind_draw_shows_the_card_to_the_drawer_only() -> None:
+    state = started_game(3, seed=31)
+    set_track_hand(state, 0, {"MOUNTAIN": 4})
+    set_up_stack(state, 0)
+    act(state, 0, "build DM Denver-El Paso MOUNTAIN")
+    one, other = state.clone(), state.clone()
+    stack_share_deck(one, ["DM", "WW", "KCC"])
+    stack_share_deck(other, ["WW", "DM", "KCC"])
+    act(one, 0, "draw deck")
+    act(other, 0, "draw deck")
+    assert one.observation(1) == other.observation(1) and one.observation(2) == other.observation(2)
+    assert one.observation(0)["hand"] != other.observation(0)["hand"]
+
+
+def test_the_exchanged_card_is_seen_by_nobody_else() -> None:
+    state = started_game(3, seed=32)
+    set_track_hand(state, 0, {"MOUNTAIN": 4})
+    set_up_stack(state, 5)
+    act(state, 0, "build DM Denver-El Paso MOUNTAIN")
+    set_display(state, ["WW", "MS", "BNL", "ESL"])
+    act(state, 0, "draw display WW")
+    set_share_hand(state, 0, {"DM": 1, "WW": 1, "UP": 1})
+    one, other = state.clone(), state.clone()
+    act(one, 0, "exchange DM")
+    act(other, 0, "exchange WW")
+    assert one.observation(1) == other.observation(1) and one.observation(2) == other.observation(2)
+    assert one.observation(0) != other.observation(0)
+
+
+def test_a_first_investment_pick_is_seen_by_nobody_else_until_all_have_picked() -> None:
+    state = new_game(4, seed=33)
+    options = state.legal_actions(2)
+    one, other = state.clone(), state.clone()
+    one.apply_action(2, options[0])
+    other.apply_action(2, options[-1])
+    for seat in (0, 1, 3):
+        assert one.observation(seat) == other.observation(seat)
+    assert one.observation(2)["pending_first_investment"] != other.observation(2)["pending_first_investment"]
+    first_invest_all(one, {})
+    first_invest_all(other, {})
+    assert one.observation(0)["players"][2]["invested"] != other.observation(0)["players"][2]["invested"]
+
