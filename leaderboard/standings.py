@@ -55,8 +55,7 @@ def compute_standings(store: Store, tournament_id: int | None = None, *, bootstr
     for _, after in history:
         live.update(after)
     stats = {s.bot: s for s in store.bot_stats(tournament_id)}
-    reference_games = sum(1 for m in matches if REFERENCE in m.places)
-    reference_wins = sum(1 for m in matches if m.places.get(REFERENCE) == 1)
+    reference_places = [m.places[REFERENCE] for m in matches if REFERENCE in m.places]
     rows: list[Standing] = []
     for name, rating in ratings.items():
         s = stats.get(name)
@@ -68,9 +67,10 @@ def compute_standings(store: Store, tournament_id: int | None = None, *, bootstr
             ci_low=rating.ci_low,
             ci_high=rating.ci_high,
             live_elo=live.get(name, 1500.0),
-            matches=s.matches if s else reference_games if rating.reference else 0,
-            wins=s.wins if s else reference_wins if rating.reference else 0,
-            mean_place=s.mean_place if s else None,
+            matches=s.matches if s else len(reference_places) if rating.reference else 0,
+            wins=s.wins if s else reference_places.count(1) if rating.reference else 0,
+            mean_place=s.mean_place if s else (sum(reference_places) / len(reference_places)
+                                               if rating.reference and reference_places else None),
             mean_cash=s.mean_cash if s else None,
             forfeits=s.forfeits if s else 0,
             faults=s.faults if s else 0,

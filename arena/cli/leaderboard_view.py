@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -17,12 +18,12 @@ def _elo(row: Standing) -> str:
 
 
 def standings_table(rows: Sequence[Standing], title: str) -> Table:
-    table = Table(title=title, caption="Elo: Bradley-Terry fit, 95% bootstrap CI; live: match-by-match Elo "
-                                       "(docs/ratings.md). † reference row, not a bot.")
-    for name, justify in (("#", "right"), ("bot", "left"), ("Elo ± CI", "right"), ("live Elo", "right"),
-                          ("matches", "right"), ("wins", "right"), ("mean place", "right"),
-                          ("mean cash", "right"), ("forfeits", "right"), ("faults", "right")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table = Table(title=title, caption="Elo ± CI: batch fit with 95% bootstrap interval; live: match-by-match "
+                                       "Elo; place, cash: means; † reference row, not a bot (docs/ratings.md)")
+    table.add_column("#", justify="right")
+    table.add_column("bot", min_width=12, overflow="fold")
+    for name in ("Elo ± CI", "live", "games", "wins", "place", "cash", "forfeits", "faults"):
+        table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
         name = Text(row.name + (" †" if row.reference else ""), style="italic dim" if row.reference else "")
         table.add_row(
@@ -31,3 +32,9 @@ def standings_table(rows: Sequence[Standing], title: str) -> Table:
             "" if row.mean_cash is None else f"{row.mean_cash:.1f}", str(row.forfeits), str(row.faults),
         )
     return table
+
+
+def make_console() -> Console:
+    """A console for command output: the terminal's width, or 120 columns when piped."""
+    probe = Console()
+    return probe if probe.is_terminal else Console(width=120)

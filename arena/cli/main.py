@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -23,6 +24,7 @@ COMMAND_MODULES = (
     "arena.cli.play",
     "arena.cli.bots",
     "arena.cli.tournament",
+    "arena.cli.demo",
     "arena.cli.serve",
 )
 
@@ -46,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # gRPC's C core logs connection chatter (GOAWAY on bot shutdown) to stderr at INFO.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

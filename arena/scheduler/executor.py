@@ -111,6 +111,11 @@ async def execute(
                     await nursery.start(one, pairing)
             finished = True
             outer.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # trio wraps what its tasks raise; Ctrl-C should stay a plain KeyboardInterrupt
+        if group.subgroup(KeyboardInterrupt) is not None:
+            raise KeyboardInterrupt() from None
+        raise
     finally:
         summary.cancelled = cancel.is_set() and summary.played + summary.skipped + len(summary.failed) < len(pairings)
         summary.wall_s = time.monotonic() - started

@@ -455,8 +455,12 @@ class UnionPacificState:
         board = self.board
         kc, s = divmod(action - self.table.build, self.table.num_sections)
         k, c = divmod(kc, NUM_COMPANIES)
-        problem = self._build_problem(seat, k, c, s)
-        if problem:
+        if self._dirty:
+            self._refresh_builds()
+        ids = self._builds[k]  # the legal builds with this kind of card, sorted
+        i = bisect.bisect_left(ids, action)
+        if i == len(ids) or ids[i] != action or not self.hand_track[seat][k]:
+            problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         self._discard(seat, k)
         self.free[s] -= 1
@@ -541,22 +545,27 @@ class UnionPacificState:
             self.hand_share_total += 1
             self.events.append({"type": "draw", "seat": seat, "source": "up", "company": "UP"})
         else:
-            if what not in self.display:
-                raise IllegalActionError(f"draw display {COMPANIES[what]}: no {COMPANIES[what]} share in the display")
-            slot = self.display.index(what)
+            display = self.display
+            try:
+                slot = display.index(what)
+            except ValueError:
+                raise IllegalActionError(
+                    f"draw display {COMPANIES[what]}: no {COMPANIES[what]} share in the display") from None
             hand[what] += 1
             self.hand_share_total += 1
             self.events.append({"type": "draw", "seat": seat, "source": "display", "company": COMPANIES[what]})
             card = self._deck_card()
             if card is None:
-                del self.display[slot]
+                del display[slot]
             else:
-                self.display[slot] = card
+                display[slot] = card
             self.events.append({"type": "refill", "company": None if card is None else COMPANIES[card]})
-            self._four_of_a_kind()
-        self._pay_pending()
-        if self.phase == OVER:
-            return
+            if len(display) == 4 and display[0] == display[1] == display[2] == display[3]:
+                self._four_of_a_kind()
+        if self.pending_dividends:
+            self._pay_pending()
+            if self.phase == OVER:
+                return
         if self.up_stack and any(hand):
             self.phase = EXCHANGE
         else:
