@@ -82,9 +82,11 @@ class UnionPacificState:
         self.end_at = 3 if players == 2 else 4
 
         # Board: starting trains (§3.1).
-        # _builds[k]: the legal build ids with a card of kind k, sorted; exact for
-        # every company not in _dirty (those whose options changed since).
-        self._builds: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
+        # _builds[k][c]: the legal build ids of company c with a card of kind k, sorted,
+        # exact for every company not in _dirty (those whose options changed since);
+        # _flat[k]: their concatenation over the companies, or None until rebuilt.
+        self._builds: list[list[list[int]]] = [[[] for _ in range(NUM_COMPANIES)] for _ in range(NUM_CARD_KINDS)]
+        self._flat: list[list[int] | None] = [None] * NUM_CARD_KINDS
         self._dirty: set[int] = set(range(NUM_COMPANIES))
         n_sec = board.num_sections
         self.free = list(board.neutral_spaces)
@@ -234,10 +236,15 @@ class UnionPacificState:
         held = [k for k in range(NUM_CARD_KINDS) if track[k]]
         if self._dirty:
             self._refresh_builds()
-        builds = self._builds
+        flat = self._flat
         out: list[int] = []
         for k in held:
-            out += builds[k]
+            ids = flat[k]
+            if ids is None:
+                ids = flat[k] = []
+                for per_company in self._builds[k]:
+                    ids += per_company
+            out += ids
         hand = self.hand_shares[seat]
         if any(hand):
             pick = self.table.invest_picker(tuple(hand))
@@ -263,14 +270,11 @@ class UnionPacificState:
             if i == len(frontier) or frontier[i] != s:
                 continue
             del frontier[i]
-            if c in self._dirty:
+            if c in self._dirty or not self.supply[c]:
                 continue
-            for k in (t, WILD):
-                ids = self._builds[k]
-                action = block[k][c] + s
-                j = bisect.bisect_left(ids, action)
-                if j < len(ids) and ids[j] == action:
-                    del ids[j]
+            self._builds[t][c].remove(block[t][c] + s)
+            self._builds[WILD][c].remove(block[WILD][c] + s)
+            self._flat[t] = self._flat[WILD] = None
 
     def builds_from_scratch(self) -> list[list[int]]:
         """The legal build ids by card kind, recomputed from the board alone.
@@ -296,16 +300,11 @@ class UnionPacificState:
         """The legal build ids by card kind (a copy), as the engine keeps them."""
         if self._dirty:
             self._refresh_builds()
-        return [list(ids) for ids in self._builds]
+        return [[a for ids in per_kind for a in ids] for per_kind in self._builds]
 
     def _refresh_builds(self) -> None:
-        """Recompute the legal build ids of the companies whose options changed.
-
-        ``_builds[k]`` is the sorted list of legal build ids with a card of kind
-        ``k``; company ``c``'s ids form one contiguous block of it.
-        """
+        """Recompute the legal build ids of the companies whose options changed."""
         stype = self.board.section_type
-        n_sec = self.table.num_sections
         block = self.table.build_block
         builds = self._builds
         for c in self._dirty:
@@ -318,11 +317,9 @@ class UnionPacificState:
                 wild_base = block[WILD][c]
                 fresh[WILD] = [wild_base + s for s in frontier]
             for k in range(NUM_CARD_KINDS):
-                ids = builds[k]
-                start = block[k][c]
-                lo = bisect.bisect_left(ids, start)
-                hi = bisect.bisect_left(ids, start + n_sec, lo)
-                ids[lo:hi] = fresh[k]
+                if builds[k][c] != fresh[k]:
+                    builds[k][c] = fresh[k]
+                    self._flat[k] = None
         self._dirty.clear()
 
     def apply_action(self, seat: int, action: int) -> None:
@@ -457,9 +454,7 @@ class UnionPacificState:
         k, c = divmod(kc, NUM_COMPANIES)
         if self._dirty:
             self._refresh_builds()
-        ids = self._builds[k]  # the legal builds with this kind of card, sorted
-        i = bisect.bisect_left(ids, action)
-        if i == len(ids) or ids[i] != action or not self.hand_track[seat][k]:
+        if action not in self._builds[k][c] or not self.hand_track[seat][k]:
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         self._discard(seat, k)
@@ -782,7 +777,8 @@ class UnionPacificState:
         other.rng.setstate(self.rng.getstate())
         other.events = list(self.events)
         other.history = list(self.history)
-        other._builds = [list(ids) for ids in self._builds]
+        other._builds = [[list(ids) for ids in per_kind] for per_kind in self._builds]
+        other._flat = [None if ids is None else list(ids) for ids in self._flat]
         other._dirty = set(self._dirty)
         for name in ("free", "has_train", "trains_on_board", "supply", "track_deck", "track_discard", "cash",
                      "share_deck", "display", "boxed_four", "boxed_exchange", "picks", "_pool"):
