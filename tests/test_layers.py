@@ -1,0 +1,73 @@
+"""The architecture's import rules, read from each module's imports (as trio's
+test_exports does): the engine is pure, only the host layer knows gRPC, only
+leaderboard/ knows SQL."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted(p for pkg in ("arena", "leaderboard") for p in (ROOT / pkg).rglob("*.py")
+                 if "/v1/" not in p.as_posix())  # arena/v1 is generated code
+
+GRPC = ("grpc", "grpc_tools", "google.protobuf", "arena.v1")
+SQL = ("sqlmodel", "sqlalchemy", "psycopg", "sqlite3")
+IO_AND_CLOCK = ("os", "io", "time", "datetime", "socket", "subprocess", "threading", "asyncio", "trio", "pathlib",
+                "shutil", "tempfile", "urllib", "http", "logging")
+
+
+def imports_of(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def within(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+RULES = [
+    # (which files, what they must not import, why)
+    (lambda r: r.startswith("arena/games/"), GRPC + SQL + IO_AND_CLOCK + ("arena.host", "arena.cli", "arena.scheduler",
+                                                                        "leaderboard", "random.SystemRandom"),
+     "the engine is pure: no gRPC, no SQL, no I/O, no clock"),
+    (lambda r: r.startswith("leaderboard/"), GRPC + ("arena.host", "arena.sdk"), "leaderboard/ never knows gRPC"),
+    (lambda r: not r.startswith("leaderboard/"), SQL, "only leaderboard/ knows SQL"),
+    (lambda r: r.startswith("arena/scheduler/"), GRPC + ("arena.host",), "the scheduler never knows gRPC"),
+    (lambda r: r.startswith("arena/host/"), ("leaderboard",), "the host never knows the store"),
+    (lambda r: not (r.startswith("arena/host/") or r.startswith("arena/protocol/")
+                    or r in ("arena/sdk.py", "arena/bench/host.py")), GRPC,
+     "only the host layer (and the bot-side SDK) knows gRPC"),
+]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=rel)
+def test_module_respects_the_layers(path: Path) -> None:
+    r = rel(path)
+    found = imports_of(path)
+    broken = [f"{name} ({why})" for applies, banned, why in RULES if applies(r)
+              for name in sorted(found) if within(name, banned)]
+    assert not broken, f"{r} imports " + "; ".join(broken)
+
+
+def test_the_rules_can_catch_a_violation(tmp_path: Path) -> None:
+    fake = tmp_path / "mod.py"
+    fake.write_text("import grpc\nfrom sqlalchemy import text\nimport time\n")
+    assert imports_of(fake) == {"grpc", "sqlalchemy", "time"}
+    assert within("google.protobuf.message", GRPC) and not within("grpcx", GRPC)
+
+
+def test_every_package_is_covered() -> None:
+    covered = {rel(p).split("/")[1] for p in SOURCES if rel(p).startswith("arena/")}
+    assert {"games", "host", "scheduler", "cli"} <= covered
