@@ -1,0 +1,104 @@
+"""``arena play``: one match between bots (manifests or HOST:PORT addresses)."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from arena.cli.errors import UserError
+from arena.games import get_game
+from arena.host.clock import Clocks
+from arena.host.manifest import BotSpec, ManifestError, parse_bot_spec
+from arena.host.match import MatchConfig, run_match
+from arena.host.process import BotPool
+from arena.records import MatchRecord
+from arena.replay import write_replay
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "play", help="play one match between bots",
+        description="Play one match between 2-6 bots, each given by its manifest (bot.toml, or the folder "
+                    "holding it) or by the HOST:PORT of a bot already running. The same manifest twice is one "
+                    "process holding two seats. Two bots play the imaginary-shareholder game.")
+    p.add_argument("--bot", action="append", required=True, metavar="MANIFEST|HOST:PORT", dest="bots",
+                   help="a bot, in seat order (repeat 2-6 times)")
+    p.add_argument("--seed", type=int, help="deck seed (default: a random one, printed)")
+    p.add_argument("--variant", choices=("standard", "pro"), default="standard", help="share deck set-up")
+    p.add_argument("--replays", type=Path, default=Path("replays"), metavar="DIR",
+                   help="where the replay is written (default: replays/)")
+    p.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
+    p.add_argument("--bank-ms", type=int, default=10_000, metavar="N", help="time bank per match (default 10000)")
+    p.add_argument("--max-faults", type=int, default=3, metavar="N", help="faults before a seat forfeits "
+                                                                         "(default 3)")
+    p.add_argument("--ready-s", type=float, default=10.0, metavar="S",
+                   help="how long a bot may take to start (default 10)")
+    p.add_argument("--logs", type=Path, default=Path("logs"), metavar="DIR",
+                   help="where the bots' stderr logs go (default: logs/)")
+    p.set_defaults(func=run)
+
+
+def _specs(texts: list[str]) -> list[BotSpec]:
+    specs = []
+    for text in texts:
+        try:
+            specs.append(parse_bot_spec(text))
+        except ManifestError as exc:
+            raise UserError(str(exc)) from None
+    return specs
+
+
+def run(args: argparse.Namespace) -> int:
+    game = get_game("union_pacific")
+    if not game.min_players <= len(args.bots) <= game.max_players:
+        raise UserError(f"a match needs {game.min_players} to {game.max_players} --bot options, "
+                        f"got {len(args.bots)}")
+    try:
+        config = MatchConfig(clocks=Clocks(args.decision_ms, args.bank_ms), max_faults=args.max_faults)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    specs = _specs(args.bots)
+    seed = args.seed if args.seed is not None else secrets.randbelow(1 << 31)
+    match_id = f"play-{time.strftime('%Y%m%d-%H%M%S')}-{len(specs)}p-seed{seed}"
+    console = Console(highlight=False)
+    with BotPool(log_dir=args.logs, ready_timeout=args.ready_s) as pool:
+        with console.status(f"playing {match_id} ..."):
+            record = run_match(pool, specs, seed=seed, variant=args.variant, match_id=match_id, config=config)
+    path = write_replay(args.replays / f"{match_id}.json", record.replay)
+    print_record(console, record)
+    console.print(f"replay written to {path}", markup=False, soft_wrap=True)
+    console.print(f"bot logs in {args.logs}/", markup=False, soft_wrap=True)
+    return 0
+
+
+def print_record(console: Console, record: MatchRecord) -> None:
+    """The result table of one match: cash, places, faults."""
+    table = Table(title=f"{record.match_id}: {record.players} players, {record.variant} deck, seed {record.seed}, "
+                        f"{record.termination.value}")
+    for column in ("place", "seat", "bot", "cash", "faults"):
+        table.add_column(column, justify="right" if column in ("place", "seat", "cash") else "left")
+    rows: list[tuple[int, str, str, int, str]] = []
+    for s in record.seats:
+        reasons = ", ".join(f"{f.reason.value}@{f.decision}" for f in s.faults)
+        faults = f"{len(s.faults)}: {reasons}" if s.faults else "0"
+        if s.forfeited:
+            faults += " [bold red]FORFEIT[/bold red]"
+        rows.append((s.place, str(s.seat), escape(s.bot), s.cash, faults))
+    if record.imaginary is not None:
+        rows.append((record.imaginary["place"], "-", "(imaginary shareholder)", record.imaginary["cash"], ""))
+    for place, seat, bot, cash, faults in sorted(rows, key=lambda r: (r[0], r[1])):
+        table.add_row(str(place), seat, bot, str(cash), faults)
+    console.print(table)
+    faults = [f for s in record.seats for f in s.faults]
+    for fault in faults:
+        console.print(f"  fault: seat {fault.seat}, decision {fault.decision}, {fault.reason.value}: {fault.detail}",
+                      markup=False)
+    for forfeit in record.replay.get("match", {}).get("forfeits", []):
+        console.print(f"  forfeit: seat {forfeit['seat']} at decision {forfeit['decision']}: {forfeit['reason']}",
+                      markup=False)

@@ -1,0 +1,208 @@
+"""The compliance check a bot author runs before submitting a bot (``arena bot check``).
+
+Steps: the manifest loads; the bot starts and answers Describe within the limit;
+Describe's fields are filled in, its protocol version is supported and it plays
+union_pacific; it plays a few matches (different table sizes, two players
+included) against in-process random players within the clocks with zero faults;
+it exits on stdin EOF and on SIGTERM within a few seconds.  A bot given by address
+runs elsewhere: the start-up and shut-down steps are skipped.
+"""
+
+from __future__ import annotations
+
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from arena.host.clock import Clocks
+from arena.host.manifest import BotSpec, ManifestError, parse_bot_spec
+from arena.host.match import LocalPlayer, MatchConfig, run_match
+from arena.host.process import BotPool, BotProcess, BotStartError, start_bot
+from arena.policies import RandomPolicy
+from arena.protocol import PROTOCOL_VERSION
+
+#: Table sizes of the check's matches (the bot sits in a different seat in each).
+CHECK_TABLE_SIZES = (2, 4, 6)
+
+
+@dataclass(frozen=True)
+class CheckStep:
+    """One step: ``ok`` is True (passed), False (failed) or None (skipped)."""
+
+    name: str
+    ok: bool | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The steps run, in order; :attr:`passed` when none failed."""
+
+    bot: str
+    steps: tuple[CheckStep, ...]
+    describe: dict[str, object] | None = None
+    log_path: Path | None = None
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.steps) and all(step.ok is not False for step in self.steps)
+
+    @property
+    def failed(self) -> CheckStep | None:
+        """The first step that failed, if any."""
+        return next((step for step in self.steps if step.ok is False), None)
+
+
+@dataclass
+class _Steps:
+    progress: Callable[[CheckStep], None] | None
+    steps: list[CheckStep] = field(default_factory=list)
+
+    def add(self, name: str, ok: bool | None, detail: str) -> bool:
+        step = CheckStep(name, ok, detail)
+        self.steps.append(step)
+        if self.progress is not None:
+            self.progress(step)
+        return ok is not False
+
+
+def check_bot(
+    spec: BotSpec | str,
+    *,
+    log_dir: str | Path | None = None,
+    ready_timeout: float = 10.0,
+    clocks: Clocks | None = None,
+    table_sizes: Sequence[int] = CHECK_TABLE_SIZES,
+    seed: int = 0,
+    shutdown_timeout: float = 3.0,
+    progress: Callable[[CheckStep], None] | None = None,
+) -> CheckReport:
+    """Run the compliance check on a manifest (path or :class:`BotSpec`) or a ``HOST:PORT``.
+
+    ``progress`` is called with every step as soon as it is done.  Never raises for
+    a bad bot: every problem is a failed step of the report.
+    """
+    steps = _Steps(progress)
+    if isinstance(spec, str):
+        try:
+            spec = parse_bot_spec(spec)
+        except ManifestError as exc:
+            steps.add("manifest", False, str(exc))
+            return CheckReport(spec, tuple(steps.steps))
+    if spec.manifest is not None:
+        m = spec.manifest
+        steps.add("manifest", True, f"{m.path}: {m.name} {m.version} ({m.language}), command {list(m.command)}")
+    else:
+        steps.add("manifest", None, f"skipped: the bot runs elsewhere, at {spec.address}")
+    clocks = clocks if clocks is not None else Clocks()
+    logs = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="arena-check-"))
+    describe: dict[str, object] | None = None
+    with BotPool(log_dir=logs, ready_timeout=ready_timeout, stop_timeout=shutdown_timeout,
+                 max_start_failures=1) as pool:
+        log_path = pool.log_path(spec)
+        started = time.monotonic()
+        try:
+            handle = pool.acquire(spec)
+        except BotStartError as exc:
+            steps.add("start", False, str(exc))
+            return CheckReport(spec.label, tuple(steps.steps), None, log_path)
+        took = time.monotonic() - started
+        where = f"pid {handle.process.pid}, {handle.connection.address}" if handle.process else spec.address
+        steps.add("start", True, f"answered Describe {took:.2f} s after start ({where}; limit {ready_timeout:g} s)")
+
+        d = handle.describe
+        describe = {"name": d.name, "version": d.version, "author": d.author, "language": d.language,
+                    "games": list(d.games), "protocol_version": d.protocol_version}
+        problems = [f"field {key!r} is empty" for key in ("name", "version", "language") if not describe[key]]
+        if d.protocol_version != PROTOCOL_VERSION:
+            problems.append(f"protocol_version is {d.protocol_version}; this host speaks {PROTOCOL_VERSION}")
+        if "union_pacific" not in d.games:
+            problems.append(f"games {list(d.games)} does not include 'union_pacific'")
+        if problems:
+            steps.add("describe", False, "; ".join(problems))
+            return CheckReport(spec.label, tuple(steps.steps), describe, log_path)
+        note = ""
+        if spec.manifest is not None and d.name != spec.manifest.name:
+            note = f" (the manifest says {spec.manifest.name!r})"
+        steps.add("describe", True, f"{d.name}{note} {d.version} by {d.author or '?'} ({d.language}), games "
+                                    f"{list(d.games)}, protocol {d.protocol_version}")
+
+        _check_matches(pool, spec, steps, clocks, table_sizes, seed)
+
+        if handle.process is not None and spec.manifest is not None:
+            handle.connection.close()
+            _check_stdin_eof(handle.process, steps, shutdown_timeout)
+            _check_sigterm(spec, steps, logs, log_path, ready_timeout, shutdown_timeout)
+        else:
+            steps.add("shutdown", None, "skipped: the bot runs elsewhere")
+    return CheckReport(spec.label, tuple(steps.steps), describe, log_path)
+
+
+def _check_matches(pool: BotPool, spec: BotSpec, steps: _Steps, clocks: Clocks, table_sizes: Sequence[int],
+                   seed: int) -> None:
+    config = MatchConfig(clocks=clocks)
+    slowest = 0.0
+    decisions = 0
+    for i, size in enumerate(table_sizes):
+        seat = i % size
+        seats: list[BotSpec | LocalPlayer] = [
+            spec if s == seat else LocalPlayer(f"random-{s}", RandomPolicy(seed * 1000 + 10 * i + s))
+            for s in range(size)
+        ]
+        name = f"match {i + 1} ({size} players, seat {seat})"
+        try:
+            record = run_match(pool, seats, seed=seed + i, match_id=f"check-{i + 1}", config=config)
+        except Exception as exc:  # noqa: BLE001 - a host-side failure is reported, not raised
+            steps.add(name, False, f"the match could not be played: {type(exc).__name__}: {exc}")
+            return
+        mine = record.seats[seat]
+        clock = next(s for s in record.replay["match"]["seats"] if s["seat"] == seat).get("clock", {})
+        slowest = max(slowest, clock.get("max_decision_ms", 0.0))
+        decisions += clock.get("decisions", 0)
+        summary = (f"{clock.get('decisions', 0)} decisions, slowest {clock.get('max_decision_ms', 0):.1f} ms, "
+                   f"mean {clock.get('mean_decision_ms', 0):.1f} ms, cash {mine.cash}, place {mine.place}")
+        if mine.faults:
+            listed = "; ".join(f"decision {f.decision}: {f.reason.value}: {f.detail}" for f in mine.faults[:5])
+            more = f" (and {len(mine.faults) - 5} more)" if len(mine.faults) > 5 else ""
+            forfeit = ", forfeited" if mine.forfeited else ""
+            steps.add(name, False, f"{len(mine.faults)} fault(s){forfeit}: {listed}{more}")
+            return
+        steps.add(name, True, summary)
+
+
+def _check_stdin_eof(process: BotProcess, steps: _Steps, timeout: float) -> None:
+    process.close_stdin()
+    started = time.monotonic()
+    status = process.wait(timeout)
+    if status is None:
+        steps.add("exit on stdin EOF", False, f"still running {timeout:g} s after its stdin was closed: a bot "
+                                              "must watch stdin and exit at EOF (the host is gone)")
+    else:
+        steps.add("exit on stdin EOF", True, f"exited (status {status}) {time.monotonic() - started:.2f} s "
+                                             "after its stdin was closed")
+
+
+def _check_sigterm(spec: BotSpec, steps: _Steps, logs: Path, log_path: Path | None, ready_timeout: float,
+                   timeout: float) -> None:
+    assert spec.manifest is not None
+    try:
+        process, connection, _ = start_bot(spec.manifest, log_path=log_path or logs / "bot.log",
+                                           ready_timeout=ready_timeout, stop_timeout=timeout)
+    except BotStartError as exc:
+        steps.add("exit on SIGTERM", False, f"could not start it a second time: {exc}")
+        return
+    connection.close()
+    try:
+        process.popen.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        status = process.wait(timeout)
+        if status is None:
+            steps.add("exit on SIGTERM", False, f"still running {timeout:g} s after SIGTERM")
+        else:
+            steps.add("exit on SIGTERM", True, f"exited (status {status}) {time.monotonic() - started:.2f} s "
+                                               "after SIGTERM")
+    finally:
+        process.stop(timeout)

@@ -1,0 +1,327 @@
+"""Talking to one bot over gRPC: the connection, the request encoding, and a seat's client.
+
+:class:`BotConnection` is one channel to one bot (``127.0.0.1:<port>`` or a remote
+address), shared by every match that bot plays.  :class:`SeatClient` is one seat of
+one match: it sends the decisions with their deadlines, keeps the seat's clock and
+turns every failure into a typed :class:`~arena.records.FaultReason` with a detail.
+Calls are synchronous (grpcio's blocking API with per-call ``timeout=``); the
+simultaneous first investment uses the same calls' futures.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from arena.games.base import Game, GameState
+from arena.host import codec
+from arena.host.clock import Clocks, SeatClock
+from arena.protocol import PROTOCOL_VERSION
+from arena.records import FaultReason
+from arena.v1 import bot_pb2
+
+#: The largest reply the host accepts from a bot (a bigger one is a malformed reply).
+MAX_MESSAGE_BYTES = 1 << 20
+
+_SERVICE = "/arena.v1.Bot/"
+
+
+class BotNotReadyError(RuntimeError):
+    """The bot never answered Describe within the limit; the message says what was seen."""
+
+
+def channel_options(max_message_bytes: int = MAX_MESSAGE_BYTES) -> list[tuple[str, Any]]:
+    """Channel options: reply size limit, quick reconnects (bots start and restart), no proxy."""
+    return [
+        ("grpc.max_receive_message_length", max_message_bytes),
+        ("grpc.initial_reconnect_backoff_ms", 50),
+        ("grpc.min_reconnect_backoff_ms", 50),
+        ("grpc.max_reconnect_backoff_ms", 250),
+        ("grpc.enable_http_proxy", 0),
+    ]
+
+
+class BotConnection:
+    """One gRPC channel to one bot, thread-safe, shared by all of its matches."""
+
+    def __init__(self, address: str, *, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
+        self.address = address
+        self.max_message_bytes = max_message_bytes
+        self.channel = grpc.insecure_channel(address, options=channel_options(max_message_bytes))
+        ch = self.channel
+        self._describe = ch.unary_unary(_SERVICE + "Describe", request_serializer=_serialize,
+                                        response_deserializer=bot_pb2.DescribeReply.FromString)
+        self._start = ch.unary_unary(_SERVICE + "StartMatch", request_serializer=_serialize,
+                                     response_deserializer=bot_pb2.StartMatchReply.FromString)
+        # Decide carries raw bytes both ways: requests are pre-encoded (see DecisionEncoder)
+        # and a reply that does not parse is told apart from a gRPC error.
+        self._decide = ch.unary_unary(_SERVICE + "Decide")
+        self._end = ch.unary_unary(_SERVICE + "EndMatch", request_serializer=_serialize,
+                                   response_deserializer=bot_pb2.EndMatchReply.FromString)
+
+    def describe(self, timeout: float) -> bot_pb2.DescribeReply:
+        return self._describe(bot_pb2.DescribeRequest(protocol_version=PROTOCOL_VERSION), timeout=timeout)
+
+    def start_match(self, request: bot_pb2.StartMatchRequest, timeout: float) -> None:
+        self._start(request, timeout=timeout)
+
+    def decide(self, payload: bytes, timeout: float) -> bytes:
+        """One Decide call with a serialized DecisionRequest; returns the reply's bytes."""
+        return self._decide(payload, timeout=timeout)
+
+    def decide_future(self, payload: bytes, timeout: float) -> grpc.Future:
+        return self._decide.future(payload, timeout=timeout)
+
+    def end_match(self, request: bot_pb2.EndMatchRequest, timeout: float) -> None:
+        self._end(request, timeout=timeout)
+
+    def wait_ready(self, limit_s: float, *, alive: Callable[[], bool] | None = None,
+                   poll_s: float = 0.05) -> bot_pb2.DescribeReply:
+        """Poll Describe until it answers (ready); :class:`BotNotReadyError` after ``limit_s``.
+
+        ``alive`` (if given) is asked between polls; when it says False the wait stops at once.
+        """
+        deadline = time.monotonic() + limit_s
+        last = "no answer"
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return self.describe(timeout=max(0.05, min(left, 1.0)))
+            except grpc.RpcError as exc:
+                last = _rpc_text(exc)
+                if exc.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                    raise BotNotReadyError(f"Describe on {self.address} failed: {last}") from None
+            if alive is not None and not alive():
+                raise BotNotReadyError(f"the bot exited before it answered Describe on {self.address}")
+            if time.monotonic() + poll_s >= deadline:
+                raise BotNotReadyError(
+                    f"no answer to Describe on {self.address} within {limit_s:g} s (last: {last})")
+            time.sleep(poll_s)
+
+    def close(self) -> None:
+        self.channel.close()
+
+
+def _serialize(message: Any) -> bytes:
+    return message.SerializeToString()
+
+
+def _rpc_text(exc: grpc.RpcError) -> str:
+    code = exc.code() if hasattr(exc, "code") else None
+    details = exc.details() if hasattr(exc, "details") else str(exc)
+    return f"{code.name if code else 'error'}: {details}"
+
+
+# ------------------------------------------------------------------ encoding
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        bits = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(bits | 0x80)
+        else:
+            out.append(bits)
+            return bytes(out)
+
+
+_SMALL_VARINTS = tuple(_varint(i) for i in range(2048))
+_INDEX_TAG = b"\x08"  # Action.index: field 1, varint
+_LEGAL_ACTION_TAG = b"\x2a"  # DecisionRequest.legal_actions: field 5, length-delimited
+
+
+class DecisionEncoder:
+    """Serializes DecisionRequests, with each action's encoding cached by action id.
+
+    An action's text and structured form depend on the game's data only, so the
+    ``Action`` message of every id is encoded once (by :mod:`arena.host.codec`,
+    without its index) and reused: a request is the codec's encoding of the scalar
+    fields and the observation, followed by one length-delimited ``legal_actions``
+    entry per action (index field, then the cached bytes).  Protobuf parses such a
+    concatenation as one message, byte for byte equal in meaning to the codec's.
+    """
+
+    def __init__(self) -> None:
+        self._actions: dict[int, bytes] = {}
+
+    def action_bytes(self, state: GameState, action: int) -> bytes:
+        cached = self._actions.get(action)
+        if cached is None:
+            message = codec.action_to_proto(0, state.action_to_string(action), state.describe_action(action))
+            cached = self._actions[action] = message.SerializeToString()
+        return cached
+
+    def encode(self, state: GameState, *, match_id: str, seat: int, number: int, observation: dict[str, Any],
+               actions: Sequence[int], decision_ms: int, bank_ms: int) -> bytes:
+        head = bot_pb2.DecisionRequest(
+            match_id=match_id, seat=seat, decision_number=number,
+            observation=codec.observation_to_proto(observation),
+            decision_time_ms=decision_ms, time_bank_ms=bank_ms,
+        ).SerializeToString()
+        parts = [head]
+        cache = self._actions
+        small = _SMALL_VARINTS
+        for i, action in enumerate(actions):
+            body = cache.get(action)
+            if body is None:
+                body = self.action_bytes(state, action)
+            if i:
+                body = _INDEX_TAG + (small[i] if i < 2048 else _varint(i)) + body
+            size = len(body)
+            parts.append(_LEGAL_ACTION_TAG + (small[size] if size < 2048 else _varint(size)) + body)
+        return b"".join(parts)
+
+
+_ENCODERS: "weakref.WeakKeyDictionary[Game, DecisionEncoder]" = weakref.WeakKeyDictionary()
+
+
+def encoder_for(game: Game) -> DecisionEncoder:
+    """The shared encoder of ``game`` (its action cache lives as long as the game object)."""
+    encoder = _ENCODERS.get(game)
+    if encoder is None:
+        encoder = _ENCODERS.setdefault(game, DecisionEncoder())
+    return encoder
+
+
+# -------------------------------------------------------------------- faults
+
+
+def classify_rpc_error(exc: BaseException) -> tuple[FaultReason, str]:
+    """The fault reason and detail of a failed call."""
+    if not isinstance(exc, grpc.RpcError) or not hasattr(exc, "code"):
+        # e.g. ValueError("Cannot invoke RPC on closed channel!") after a restart elsewhere
+        return FaultReason.DISCONNECT, f"{type(exc).__name__}: {exc}"
+    code = exc.code()
+    text = _rpc_text(exc)
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return FaultReason.TIMEOUT, text
+    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+        return FaultReason.DISCONNECT, text
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in (exc.details() or ""):
+        return FaultReason.MALFORMED_REPLY, f"reply too large: {exc.details()}"
+    return FaultReason.PROTOCOL_ERROR, text
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What came of asking a seat: the chosen index, or the fault that voids the reply."""
+
+    index: int | None
+    fault: tuple[FaultReason, str] | None
+    elapsed_s: float
+    debug: str = ""
+
+
+class SeatClient:
+    """One seat of one match played by a bot: its calls, deadlines, clock and fault reading."""
+
+    def __init__(self, connection: BotConnection, *, match_id: str, seat: int, clocks: Clocks,
+                 encoder: DecisionEncoder, setup_timeout_s: float = 5.0) -> None:
+        self.connection = connection
+        self.match_id = match_id
+        self.seat = seat
+        self.clock = SeatClock(clocks)
+        self.encoder = encoder
+        self.setup_timeout_s = setup_timeout_s
+
+    def start_match(self, request: bot_pb2.StartMatchRequest) -> tuple[FaultReason, str] | None:
+        """Send StartMatch; the fault if it failed."""
+        try:
+            self.connection.start_match(request, timeout=self.setup_timeout_s)
+        except Exception as exc:  # noqa: BLE001 - every failure is a fault to record
+            reason, detail = classify_rpc_error(exc)
+            return reason, f"StartMatch: {detail}"
+        return None
+
+    def payload(self, state: GameState, number: int, observation: dict[str, Any], actions: Sequence[int]) -> bytes:
+        return self.encoder.encode(state, match_id=self.match_id, seat=self.seat, number=number,
+                                   observation=observation, actions=actions,
+                                   decision_ms=self.clock.decision_ms, bank_ms=self.clock.request_bank_ms())
+
+    def decide(self, payload: bytes, n_legal: int) -> Decision:
+        """Ask for one decision and wait for it (blocking, with the clock's deadline)."""
+        allowed = self.clock.allowed_s()
+        start = time.monotonic()
+        try:
+            raw = self.connection.decide(payload, timeout=allowed)
+        except Exception as exc:  # noqa: BLE001
+            return self._failed(exc, time.monotonic() - start)
+        return self._read(raw, time.monotonic() - start, n_legal)
+
+    def begin(self, payload: bytes) -> "PendingDecision":
+        """Send a decision request without waiting (for simultaneous decisions)."""
+        return PendingDecision(self, payload)
+
+    def _failed(self, exc: BaseException, elapsed: float) -> Decision:
+        reason, detail = classify_rpc_error(exc)
+        if reason is FaultReason.TIMEOUT:
+            allowed, bank = self.clock.allowed_s(), self.clock.request_bank_ms()
+            self.clock.expire(elapsed)
+            detail = (f"no reply within {allowed * 1000:.0f} ms (decision {self.clock.decision_ms} ms + bank "
+                      f"{bank} ms + grace {self.clock.clocks.grace_ms} ms)")
+        else:
+            self.clock.charge(elapsed)
+        return Decision(None, (reason, detail), elapsed)
+
+    def _read(self, raw: bytes, elapsed: float, n_legal: int) -> Decision:
+        allowed = self.clock.allowed_s()
+        if not self.clock.charge(elapsed):
+            return Decision(None, (FaultReason.TIMEOUT, f"reply after {elapsed * 1000:.0f} ms, allowed "
+                                                        f"{allowed * 1000:.0f} ms"), elapsed)
+        try:
+            reply = bot_pb2.DecisionReply.FromString(raw)
+        except DecodeError as exc:
+            return Decision(None, (FaultReason.MALFORMED_REPLY,
+                                   f"the reply ({len(raw)} bytes) is not a DecisionReply: {exc}"), elapsed)
+        index = reply.action_index
+        if not 0 <= index < n_legal:
+            return Decision(None, (FaultReason.ILLEGAL_ACTION,
+                                   f"action_index {index} is out of range [0, {n_legal})"), elapsed, reply.debug)
+        return Decision(index, None, elapsed, reply.debug)
+
+    def end_match(self, request: bot_pb2.EndMatchRequest) -> str | None:
+        """Send EndMatch; the error text if it failed (never a fault: the match is over)."""
+        try:
+            self.connection.end_match(request, timeout=self.setup_timeout_s)
+        except Exception as exc:  # noqa: BLE001
+            return f"EndMatch: {classify_rpc_error(exc)[1]}"
+        return None
+
+
+class PendingDecision:
+    """A decision request in flight; :meth:`result` waits for it and reads it like :meth:`SeatClient.decide`."""
+
+    def __init__(self, client: SeatClient, payload: bytes) -> None:
+        self.client = client
+        self._start = time.monotonic()
+        self._done_at: float | None = None
+        try:
+            self._future: grpc.Future | None = client.connection.decide_future(payload, client.clock.allowed_s())
+            self._error: BaseException | None = None
+            self._future.add_done_callback(self._mark_done)
+        except Exception as exc:  # noqa: BLE001
+            self._future, self._error, self._done_at = None, exc, time.monotonic()
+
+    def _mark_done(self, _future: grpc.Future) -> None:
+        self._done_at = time.monotonic()
+
+    def result(self, n_legal: int) -> Decision:
+        client = self.client
+        if self._future is None:
+            return client._failed(self._error or RuntimeError("the request was never sent"), 0.0)
+        try:
+            raw = self._future.result()
+        except Exception as exc:  # noqa: BLE001
+            return client._failed(exc, self._elapsed())
+        return client._read(raw, self._elapsed(), n_legal)
+
+    def _elapsed(self) -> float:
+        done = self._done_at if self._done_at is not None else time.monotonic()
+        return done - self._start

@@ -1,0 +1,435 @@
+"""The match runner: one match between bots (and in-process players), synchronous, in one thread.
+
+:func:`run_match` asks each seat's bot for its decisions over gRPC with the clocks'
+deadlines.  When a reply cannot be used (a timeout, a crash or lost connection, a
+malformed or out-of-range reply, a gRPC error) the seat's seeded fallback (a
+:class:`~arena.policies.RandomPolicy`) decides instead and a typed
+:class:`~arena.records.Fault` is recorded.  After ``max_faults`` faults, or a crash
+that one restart does not cure, the seat forfeits: the fallback plays the rest of
+its decisions and it is placed last whatever its cash.  The result is one
+:class:`~arena.records.MatchRecord` with the replay, faults and forfeits included.
+
+A cooperative cancel (a ``threading.Event``) is checked between decisions; a
+cancelled match raises :class:`MatchCancelled` and leaves no record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+import uuid
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from arena.games import get_game
+from arena.games.base import IMAGINARY, Game, GameState
+from arena.host import codec
+from arena.host.client import Decision, SeatClient, encoder_for
+from arena.host.clock import Clocks
+from arena.host.manifest import BotSpec
+from arena.host.process import BotHandle, BotPool, BotStartError
+from arena.policies import Policy, RandomPolicy
+from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
+from arena.replay import build_replay
+from arena.v1 import bot_pb2
+
+_DETAIL_CHARS = 1000
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """How matches are played: clocks, the fault limit, the set-up call deadline, debug text size."""
+
+    clocks: Clocks = field(default_factory=Clocks)
+    max_faults: int = 3
+    setup_timeout_s: float = 5.0  # StartMatch and EndMatch
+    debug_chars: int = 200
+
+    def __post_init__(self) -> None:
+        if self.max_faults < 1:
+            raise ValueError(f"max_faults must be at least 1, got {self.max_faults}")
+
+
+@dataclass(frozen=True)
+class LocalPlayer:
+    """A seat played in-process by ``policy`` (no process, no clock, never a fault)."""
+
+    name: str
+    policy: Policy
+
+
+class MatchCancelled(Exception):
+    """The match was stopped by its cancel event; it has no result."""
+
+
+def fallback_seed(seed: int, seat: int) -> int:
+    """The seed of ``seat``'s fallback policy in the match with deck seed ``seed``."""
+    digest = hashlib.sha256(f"arena.host.fallback:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def places_with_forfeits(cash: Mapping[str, int], forfeited: set[str]) -> dict[str, int]:
+    """Places by cash (1 is best, equal cash shares a place) with the forfeited participants last.
+
+    The forfeited share the place after every other participant, whatever their cash.
+    """
+    ranked = {p: c for p, c in cash.items() if p not in forfeited}
+    last = len(ranked) + 1
+    return {p: last if p in forfeited else 1 + sum(1 for v in ranked.values() if v > c) for p, c in cash.items()}
+
+
+_BOARDS: "weakref.WeakKeyDictionary[Game, bot_pb2.Board]" = weakref.WeakKeyDictionary()
+
+
+def _board_message(game: Game) -> bot_pb2.Board:
+    board = _BOARDS.get(game)
+    if board is None:
+        board = _BOARDS.setdefault(game, codec.board_to_proto(game.board.data, game=game.name))  # type: ignore[attr-defined]
+    return board
+
+
+class _Seat:
+    """One seat's side of the match: who plays it, its fallback, faults and forfeit."""
+
+    def __init__(self, seat: int, entry: BotSpec | LocalPlayer, fallback: RandomPolicy) -> None:
+        self.seat = seat
+        self.entry = entry
+        self.fallback = fallback
+        self.name = entry.name if isinstance(entry, LocalPlayer) else entry.label
+        self.handle: BotHandle | None = None
+        self.client: SeatClient | None = None
+        self.started_generation: int | None = None
+        self.faults: list[Fault] = []
+        self.forfeit: dict[str, Any] | None = None
+
+    @property
+    def asks_bot(self) -> bool:
+        return self.client is not None and self.forfeit is None
+
+
+class _Match:
+    def __init__(self, pool: BotPool, game: Game, entries: Sequence[BotSpec | LocalPlayer], *, seed: int,
+                 variant: str, match_id: str, names: Sequence[str] | None, config: MatchConfig,
+                 cancel: threading.Event | None) -> None:
+        self.pool = pool
+        self.game = game
+        self.seed = seed
+        self.variant = variant
+        self.match_id = match_id
+        self.config = config
+        self.cancel = cancel
+        self.seats = [_Seat(i, e, RandomPolicy(fallback_seed(seed, i))) for i, e in enumerate(entries)]
+        self.names = list(names) if names is not None else None
+        self.state: GameState = game.new_state(len(entries), seed, variant)
+        self.encoder = encoder_for(game)
+        self.number = 0
+        self.restarted: dict[str, int] = {}  # bot key -> generation after this match's restart
+        self.restarts: list[dict[str, Any]] = []
+        self.notes: list[dict[str, Any]] = []
+        self.debug: list[dict[str, Any]] = []
+
+    # -- set-up ------------------------------------------------------------------
+
+    def connect(self) -> None:
+        specs: dict[str, BotSpec] = {}
+        for s in self.seats:
+            if isinstance(s.entry, BotSpec):
+                specs.setdefault(s.entry.key, s.entry)
+        results: dict[str, BotHandle | BotStartError] = {}
+
+        def acquire(spec: BotSpec) -> BotHandle | BotStartError:
+            try:
+                return self.pool.acquire(spec)
+            except BotStartError as exc:
+                return exc
+
+        if len(specs) > 1:
+            with ThreadPoolExecutor(max_workers=len(specs), thread_name_prefix="arena-acquire") as executor:
+                for key, result in zip(specs, executor.map(acquire, specs.values())):
+                    results[key] = result
+        else:
+            results = {key: acquire(spec) for key, spec in specs.items()}
+        for s in self.seats:
+            if not isinstance(s.entry, BotSpec):
+                continue
+            result = results[s.entry.key]
+            if isinstance(result, BotStartError):
+                s.faults.append(Fault(s.seat, 0, FaultReason.NOT_READY, _cut(str(result), _DETAIL_CHARS)))
+                s.forfeit = {"seat": s.seat, "decision": 0, "reason": "the bot never became ready"}
+                continue
+            s.handle = result
+            s.name = result.name
+            s.client = SeatClient(result.connection, match_id=self.match_id, seat=s.seat,
+                                  clocks=self.config.clocks, encoder=self.encoder,
+                                  setup_timeout_s=self.config.setup_timeout_s)
+        for s in self.seats:
+            if s.asks_bot:
+                self.refresh(s)
+
+    def start_request(self, seat: int) -> bot_pb2.StartMatchRequest:
+        return bot_pb2.StartMatchRequest(match_id=self.match_id, seat=seat, num_players=len(self.seats),
+                                         variant=self.variant, game=self.game.name,
+                                         board=_board_message(self.game))
+
+    def refresh(self, s: _Seat) -> None:
+        """Follow a restart of the seat's bot (here or in another match): StartMatch again."""
+        assert s.handle is not None and s.client is not None
+        current = self.pool.current(s.handle)
+        if current is not s.handle:
+            s.handle = current
+            s.client.connection = current.connection
+        if s.started_generation != s.handle.generation:
+            s.started_generation = s.handle.generation
+            fault = s.client.start_match(self.start_request(s.seat))
+            if fault is not None:
+                self.fault(s, *fault)
+
+    # -- faults --------------------------------------------------------------------
+
+    def fault(self, s: _Seat, reason: FaultReason, detail: str) -> None:
+        s.faults.append(Fault(s.seat, self.number, reason, _cut(detail, _DETAIL_CHARS)))
+        if reason is FaultReason.DISCONNECT and self.crashed(s):
+            self.recover(s)
+        if s.forfeit is None and len(s.faults) >= self.config.max_faults:
+            self.forfeit(s, f"{len(s.faults)} faults (the limit is {self.config.max_faults})")
+
+    def crashed(self, s: _Seat) -> bool:
+        handle = s.handle
+        if handle is None:
+            return False
+        if handle.process is None:
+            return True  # a bot at an address that stopped answering
+        # The socket closes a moment before the process is reaped: give it that moment.
+        return handle.process.wait(0.5) is not None
+
+    def recover(self, s: _Seat) -> None:
+        """One restart per bot per match; a second crash, or a failed restart, forfeits its seats."""
+        handle = s.handle
+        assert handle is not None
+        status = handle.process.returncode if handle.process is not None else None
+        what = f"exit status {status}" if handle.process is not None else "no answer"
+        same_bot = [t for t in self.seats if t.handle is not None and t.handle.key == handle.key]
+        current = self.pool.current(handle)
+        if current.generation != handle.generation:
+            # Already restarted since this seat last used it (the same crash, seen by another
+            # seat or match): the seat moves to the new process at its next decision.
+            self.restarted.setdefault(handle.key, current.generation)
+            return
+        if handle.key in self.restarted:
+            for t in same_bot:
+                self.forfeit(t, f"the bot crashed again after its restart ({what})")
+            return
+        try:
+            new = self.pool.restart(handle)
+        except BotStartError as exc:
+            self.restarted[handle.key] = handle.generation
+            self.restarts.append({"bot": s.name, "decision": self.number, "crash": what, "ok": False,
+                                  "detail": _cut(str(exc), _DETAIL_CHARS)})
+            for t in same_bot:
+                self.forfeit(t, f"the bot crashed ({what}) and did not restart")
+            return
+        self.restarted[handle.key] = new.generation
+        self.restarts.append({"bot": s.name, "decision": self.number, "crash": what, "ok": True,
+                              "generation": new.generation})
+
+    def forfeit(self, s: _Seat, reason: str) -> None:
+        if s.forfeit is None:
+            s.forfeit = {"seat": s.seat, "decision": self.number, "reason": reason}
+
+    # -- decisions -----------------------------------------------------------------
+
+    def play(self) -> None:
+        state = self.state
+        while not state.is_terminal():
+            if self.cancel is not None and self.cancel.is_set():
+                raise MatchCancelled(f"match {self.match_id} was cancelled at decision {self.number}")
+            current = state.current_seats()
+            if len(current) == 1:
+                seat = current[0]
+                state.apply_action(seat, self.decide(seat))
+                self.number += 1
+            else:
+                for seat, action in self.decide_together(current):
+                    state.apply_action(seat, action)
+                    self.number += 1
+
+    def decide(self, seat: int) -> int:
+        s = self.seats[seat]
+        state = self.state
+        legal = state.legal_actions(seat)
+        if isinstance(s.entry, LocalPlayer):
+            return s.entry.policy(state, seat, legal)
+        if s.asks_bot:
+            self.refresh(s)
+        if not s.asks_bot:
+            return s.fallback(state, seat, legal)
+        assert s.client is not None
+        decision = s.client.decide(s.client.payload(state, self.number, state.observation(seat), legal), len(legal))
+        return self.use(s, decision, legal)
+
+    def decide_together(self, seats: Sequence[int]) -> list[tuple[int, int]]:
+        """A simultaneous decision: every seat is asked about the same state, concurrently.
+
+        Decision numbers follow the seat order, which is also the order the actions are applied.
+        """
+        state = self.state
+        first = self.number
+        chosen: dict[int, int] = {}
+        pending = []
+        for i, seat in enumerate(seats):
+            s = self.seats[seat]
+            legal = state.legal_actions(seat)
+            self.number = first + i
+            if isinstance(s.entry, LocalPlayer):
+                chosen[seat] = s.entry.policy(state, seat, legal)
+                continue
+            if s.asks_bot:
+                self.refresh(s)
+            if not s.asks_bot or s.client is None:
+                chosen[seat] = s.fallback(state, seat, legal)
+                continue
+            payload = s.client.payload(state, first + i, state.observation(seat), legal)
+            pending.append((i, s, legal, s.client.begin(payload)))
+        for i, s, legal, request in pending:
+            self.number = first + i
+            chosen[s.seat] = self.use(s, request.result(len(legal)), legal)
+        self.number = first
+        return [(seat, chosen[seat]) for seat in seats]
+
+    def use(self, s: _Seat, decision: Decision, legal: list[int]) -> int:
+        if decision.debug:
+            self.debug.append({"decision": self.number, "seat": s.seat,
+                               "text": _cut(decision.debug, self.config.debug_chars)})
+        if decision.fault is not None or decision.index is None:
+            reason, detail = decision.fault or (FaultReason.MALFORMED_REPLY, "no index")
+            self.fault(s, reason, detail)
+            return s.fallback(self.state, s.seat, legal)
+        return legal[decision.index]
+
+    # -- the end -------------------------------------------------------------------
+
+    def end_all(self, result: bot_pb2.MatchResult, forfeited: set[int], timeout: float | None = None) -> None:
+        for s in self.seats:
+            if s.client is None or s.handle is None:
+                continue
+            handle = self.pool.current(s.handle)
+            if not handle.alive():
+                continue
+            s.client.connection = handle.connection
+            if timeout is not None:
+                s.client.setup_timeout_s = timeout
+            error = s.client.end_match(bot_pb2.EndMatchRequest(match_id=self.match_id, seat=s.seat, result=result,
+                                                               forfeited=s.seat in forfeited))
+            if error is not None:
+                self.notes.append({"seat": s.seat, "note": _cut(error, _DETAIL_CHARS)})
+
+    def abort(self) -> None:
+        """Tell the bots the match is void (best effort, short deadline)."""
+        result = codec.match_result_to_proto({}, {}, MatchTermination.ERROR)
+        self.end_all(result, set(), timeout=1.0)
+
+    def record(self, started_at: float, started: float) -> MatchRecord:
+        state = self.state
+        outcome = state.outcome()
+        forfeited = {s.seat for s in self.seats if s.forfeit is not None}
+        places = places_with_forfeits(outcome.cash, {str(seat) for seat in forfeited})
+        termination = MatchTermination.FORFEIT if forfeited else MatchTermination(outcome.termination.value)
+        self.end_all(codec.match_result_to_proto(outcome.cash, places, termination, forfeited), forfeited)
+        names = self.names or [s.name for s in self.seats]
+        duration = time.monotonic() - started
+        seats = tuple(
+            SeatResult(seat=s.seat, bot=names[s.seat], cash=outcome.cash[str(s.seat)], place=places[str(s.seat)],
+                       forfeited=s.forfeit is not None, faults=tuple(s.faults))
+            for s in self.seats
+        )
+        imaginary = None
+        if IMAGINARY in outcome.cash:
+            imaginary = {"cash": outcome.cash[IMAGINARY], "place": places[IMAGINARY],
+                         "ahead_of": {str(s.seat): places[IMAGINARY] < places[str(s.seat)] for s in self.seats}}
+        match = {
+            "match_id": self.match_id,
+            "termination": termination.value,
+            "cash": dict(outcome.cash),
+            "places": places,
+            "forfeited_seats": sorted(forfeited),
+            "faults": [f.to_json() for s in self.seats for f in s.faults],
+            "forfeits": [s.forfeit for s in self.seats if s.forfeit is not None],
+            "restarts": self.restarts,
+            "clocks": self.config.clocks.to_json(),
+            "max_faults": self.config.max_faults,
+            "seats": [self.seat_json(s, names[s.seat]) for s in self.seats],
+            "debug": self.debug,
+            "notes": self.notes,
+            "started_at": started_at,
+            "duration_s": round(duration, 3),
+        }
+        replay = build_replay(self.game, state, seed=self.seed, variant=self.variant, seats=names, match=match)
+        return MatchRecord(
+            match_id=self.match_id, game=self.game.name, seed=self.seed, variant=self.variant,
+            players=len(self.seats), seats=seats, termination=termination, replay=replay,
+            started_at=started_at, duration_s=duration, imaginary=imaginary,
+            extra={"decisions": len(state.history), "restarts": len(self.restarts)},
+        )
+
+    @staticmethod
+    def seat_json(s: _Seat, name: str) -> dict[str, Any]:
+        data: dict[str, Any] = {"seat": s.seat, "bot": name}
+        if isinstance(s.entry, LocalPlayer):
+            data["kind"] = "local"
+            return data
+        data["kind"] = "bot"
+        if s.handle is not None:
+            data["address"] = s.handle.connection.address
+            data["version"] = s.handle.describe.version
+        if s.client is not None:
+            data["clock"] = s.client.clock.to_json()
+        return data
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def run_match(
+    pool: BotPool,
+    seats: Sequence[BotSpec | LocalPlayer],
+    *,
+    seed: int,
+    variant: str = "standard",
+    match_id: str | None = None,
+    names: Sequence[str] | None = None,
+    config: MatchConfig | None = None,
+    cancel: threading.Event | None = None,
+    game: Game | None = None,
+) -> MatchRecord:
+    """Play one match and return its record (result, faults, forfeits, replay).
+
+    ``seats[i]`` plays seat ``i``: a bot (started or reused through ``pool``) or an
+    in-process :class:`LocalPlayer`.  ``names`` overrides the names recorded for the
+    seats (default: the manifests' names, or what a bot at an address calls itself).
+    Blocks the calling thread; :class:`MatchCancelled` if ``cancel`` is set before the end.
+    """
+    game = game if game is not None else get_game("union_pacific")
+    config = config if config is not None else MatchConfig()
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise ValueError(f"{game.name} is played by {game.min_players} to {game.max_players} seats, "
+                         f"not {len(seats)}")
+    if names is not None and len(names) != len(seats):
+        raise ValueError(f"{len(names)} names for {len(seats)} seats")
+    if variant not in game.variants:
+        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(game.variants)})")
+    match = _Match(pool, game, seats, seed=seed, variant=variant, match_id=match_id or f"m-{uuid.uuid4().hex[:12]}",
+                   names=names, config=config, cancel=cancel)
+    started_at = time.time()
+    started = time.monotonic()
+    try:
+        match.connect()
+        match.play()
+    except BaseException as exc:
+        if not isinstance(exc, KeyboardInterrupt):
+            match.abort()
+        raise
+    return match.record(started_at, started)
