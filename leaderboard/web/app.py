@@ -1,0 +1,564 @@
+"""The read-only web pages and the JSON endpoints behind them (Starlette + Jinja2).
+
+:func:`create_app` builds the application ``arena serve`` runs.  Every page is
+rendered from the same JSON-ready data that its endpoint under ``/api/`` returns
+(documented in docs/web.md), so what a page shows can be checked against the API
+and, through the API, against the store.  The replay viewer (static/replay.js)
+folds a stored replay's events in the browser.
+
+Everything that users submitted (bot names, versions, authors, debug text) reaches
+HTML only through Jinja2 with autoescape on, and the scripts only write text with
+``textContent``.  Bot names are free text, so links carry them percent-encoded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import math
+import threading
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from arena.games import get_game
+from leaderboard.errors import (
+    CorruptDataError,
+    UnknownBotError,
+    UnknownMatchError,
+    UnknownTournamentError,
+)
+from leaderboard.ratings import live_elo_history
+from leaderboard.rows import IMAGINARY_PARTICIPANT, BotRow, MatchRow, SeatRow, TournamentRow
+from leaderboard.standings import Standing, compute_standings
+from leaderboard.store import Store
+
+__all__ = ["COMPANY_COLOURS", "TRACK_STYLES", "create_app"]
+
+HERE = Path(__file__).resolve().parent
+RECENT_MATCHES = 20  # on a bot page
+TOURNAMENT_MATCHES = 500  # listed on a tournament page
+
+#: Train colours per company.  The rules name EPRG green, BNL red and DM black.
+COMPANY_COLOURS: dict[str, str] = {
+    "EPRG": "#2e8b3e",
+    "BNL": "#d62728",
+    "MS": "#f28c1a",
+    "DM": "#1b1b1b",
+    "SFRB": "#2450c8",
+    "UMR": "#8e44ad",
+    "ESL": "#e3bd00",
+    "KCC": "#e377c2",
+    "MRR": "#8c564b",
+    "WW": "#17a9b8",
+    "UP": "#5b6770",
+}
+
+#: How the board draws each track type: line colour and SVG dash pattern ("" = solid).
+TRACK_STYLES: dict[str, dict[str, str]] = {
+    "PLAIN": {"colour": "#9aa3ad", "dash": "", "label": "plain"},
+    "COAST": {"colour": "#6fa8dc", "dash": "", "label": "coast"},
+    "BORDER": {"colour": "#9aa3ad", "dash": "7 4", "label": "border"},
+    "MOUNTAIN": {"colour": "#b08d6a", "dash": "2 3", "label": "mountain"},
+}
+
+_NOT_FOUND = (UnknownBotError, UnknownMatchError, UnknownTournamentError)
+
+
+# -- links ------------------------------------------------------------------------
+
+
+def _links(request: Request) -> dict[str, Callable[..., str]]:
+    """Link builders for templates; free-text parts are percent-encoded (``/`` too)."""
+    root = request.scope.get("root_path", "").rstrip("/")
+
+    def bot(name: str, tournament: int | None = None) -> str:
+        url = f"{root}/bots/{quote(name, safe='')}"
+        return url if tournament is None else f"{url}?tournament={tournament}"
+
+    return {
+        "root": lambda: f"{root}/",
+        "static": lambda path: f"{root}/static/{path}",
+        "api": lambda path: f"{root}/api/{path}",
+        "bot_href": bot,
+        "bot_api_href": lambda name: f"{root}/api/bots/{quote(name, safe='')}",
+        "match_href": lambda match_id: f"{root}/matches/{quote(match_id, safe='')}",
+        "match_api_href": lambda match_id: f"{root}/api/matches/{quote(match_id, safe='')}",
+        "tournament_href": lambda tid: f"{root}/tournaments/{int(tid)}",
+    }
+
+
+# -- JSON-ready data (the API, and the pages' input) ---------------------------------
+
+
+def tournament_json(store: Store, row: TournamentRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game,
+        "status": str(row.status),
+        "seed": row.seed,
+        "config": row.config,
+        "created_at": row.created_at.isoformat(),
+        "updated_at": row.updated_at.isoformat(),
+        "matches_stored": len(store.stored_schedule_indexes(row.id)),
+    }
+
+
+def _seat_json(seat: SeatRow) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "bot": seat.bot,
+        "cash": seat.cash,
+        "place": seat.place,
+        "forfeited": seat.forfeited,
+        "fault_count": seat.fault_count,
+        "faults": [f.to_json() for f in seat.faults],
+        "behind_imaginary": seat.behind_imaginary,
+    }
+
+
+def match_summary_json(row: MatchRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "tournament_id": row.tournament_id,
+        "schedule_index": row.schedule_index,
+        "round": row.round,
+        "game": row.game,
+        "seed": row.seed,
+        "variant": row.variant,
+        "table_size": row.table_size,
+        "status": str(row.status),
+        "termination": row.termination.value,
+        "started_at": row.started_at.isoformat(),
+        "duration_s": row.duration_s,
+        "imaginary": (
+            None
+            if row.imaginary_place is None
+            else {"cash": row.imaginary_cash, "place": row.imaginary_place}
+        ),
+        "seats": [_seat_json(s) for s in row.seats],
+    }
+
+
+def bot_info_json(row: BotRow) -> dict[str, Any]:
+    """What the pages show of a bot (not where its files or process live)."""
+    return {
+        "name": row.name,
+        "version": row.version,
+        "author": row.author,
+        "language": row.language,
+        "files_sha256": row.files_sha256,
+        "added_at": row.added_at.isoformat(),
+        "removed_at": None if row.removed_at is None else row.removed_at.isoformat(),
+    }
+
+
+def standing_json(row: Standing) -> dict[str, Any]:
+    return {**row.to_json(), "ci_half_width": row.ci_half_width}
+
+
+@dataclass(frozen=True)
+class _Fit:
+    standings: list[Standing]
+    history: list[tuple[str, dict[str, float]]]  # live Elo after each match, in schedule order
+
+
+class _Ratings:
+    """Standings and live-Elo history per scope, refitted only when the stored results change.
+
+    The pages never write: ratings are computed with ``save=False``.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._fits: dict[int | None, tuple[str, _Fit]] = {}
+
+    def get(self, store: Store, tournament_id: int | None) -> _Fit:
+        matches = store.rated_matches(tournament_id)
+        digest = hashlib.sha256()
+        for m in matches:
+            digest.update(f"{m.key}\n".encode())
+        key = digest.hexdigest()
+        with self._lock:
+            cached = self._fits.get(tournament_id)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+        fit = _Fit(
+            standings=compute_standings(store, tournament_id, save=False) if matches else [],
+            history=live_elo_history(matches),
+        )
+        with self._lock:
+            self._fits[tournament_id] = (key, fit)
+        return fit
+
+
+def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None) -> dict[str, Any]:
+    tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
+    fit = ratings.get(store, tournament_id)
+    return {
+        "tournament": tournament,
+        "reference_participant": IMAGINARY_PARTICIPANT,
+        "rows": [standing_json(s) for s in fit.standings],
+    }
+
+
+def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | None) -> dict[str, Any]:
+    """A bot's page: rating, history, head-to-head, faults, forfeits, recent matches."""
+    bot = store.get_bot(name)
+    tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
+    fit = ratings.get(store, tournament_id)
+    standing = next((s for s in fit.standings if s.name == name), None)
+    history = [
+        {"match_id": key, "match_number": number, "elo": after[name]}
+        for number, (key, after) in enumerate(fit.history, start=1)
+        if name in after
+    ]
+    played = store.list_matches(bot=name)
+    matches = [m for m in played if tournament_id is None or m.tournament_id == tournament_id]
+    opponents: dict[str, dict[str, int]] = defaultdict(
+        lambda: {"matches": 0, "ahead": 0, "behind": 0, "tied": 0}
+    )
+    faults: list[dict[str, Any]] = []
+    forfeits: list[dict[str, Any]] = []
+    for match in reversed(matches):  # oldest first
+        mine = next(s for s in match.seats if s.bot == name)
+        others = [(s.bot, s.place) for s in match.seats if s.bot != name]
+        if match.imaginary_place is not None:
+            others.append((IMAGINARY_PARTICIPANT, match.imaginary_place))
+        for other, place in others:
+            h2h = opponents[other]
+            h2h["matches"] += 1
+            outcome = "ahead" if mine.place < place else "behind" if mine.place > place else "tied"
+            h2h[outcome] += 1
+        faults.extend({"match_id": match.id, **f.to_json()} for f in mine.faults)
+        if mine.forfeited:
+            forfeits.append({"match_id": match.id, "seat": mine.seat, "place": mine.place})
+    head_to_head = [
+        {"opponent": other, "reference": other == IMAGINARY_PARTICIPANT, **counts}
+        for other, counts in sorted(opponents.items(), key=lambda kv: (kv[0] == IMAGINARY_PARTICIPANT, kv[0]))
+    ]
+    recent = []
+    for match in matches[:RECENT_MATCHES]:
+        mine = next(s for s in match.seats if s.bot == name)
+        recent.append({**match_summary_json(match), "place": mine.place, "cash": mine.cash,
+                       "forfeited": mine.forfeited, "seat": mine.seat})
+    return {
+        "bot": bot_info_json(bot),
+        "tournament": tournament,
+        "standing": None if standing is None else standing_json(standing),
+        "history": history,
+        "head_to_head": head_to_head,
+        "faults": faults,
+        "forfeits": forfeits,
+        "matches": len(matches),
+        "recent_matches": recent,
+        "tournaments": sorted({m.tournament_id for m in played}),
+    }
+
+
+def match_json(store: Store, match_id: str) -> dict[str, Any]:
+    """The match with its replay; ``replay`` is None and ``replay_error`` says why when it is unreadable."""
+    try:
+        row = store.get_match(match_id)
+    except CorruptDataError as exc:
+        row = _match_without_replay(store, match_id)
+        return {**match_summary_json(row), "extra": row.extra, "replay": None, "replay_error": str(exc)}
+    return {**match_summary_json(row), "extra": row.extra, "replay": row.replay, "replay_error": None}
+
+
+def _match_without_replay(store: Store, match_id: str) -> MatchRow:
+    """The match row when its stored replay is corrupt (listings never parse replays)."""
+    for row in store.list_matches():
+        if row.id == match_id:
+            return row
+    raise UnknownMatchError(f"no match with id {match_id!r}")  # pragma: no cover - get_match found it
+
+
+def board_json(game_name: str = "union_pacific") -> dict[str, Any]:
+    """The board data (cities, sections with their index, companies) and how to draw it."""
+    game = get_game(game_name)
+    data = game.board.data  # type: ignore[attr-defined]
+    return {
+        "game": game_name,
+        **game.board_info(),
+        "note": data.get("note", ""),
+        "cities": data["cities"],
+        "sections": [{"index": i, **s} for i, s in enumerate(data["sections"])],
+        "companies": [
+            {"code": code, **data["companies"][code], "colour": COMPANY_COLOURS[code]}
+            for code in COMPANY_COLOURS
+            if code in data["companies"]
+        ],
+        "union_pacific": {"code": "UP", "shares": data["union_pacific_shares"], "colour": COMPANY_COLOURS["UP"]},
+        "track_types": data["track_types"],
+        "wild_cards": data["wild_cards"],
+        "track_styles": TRACK_STYLES,
+    }
+
+
+# -- the rating chart (inline SVG, drawn here) ---------------------------------------
+
+
+def rating_chart(history: list[dict[str, Any]], width: int = 640, height: int = 220) -> dict[str, Any] | None:
+    """Coordinates for an SVG line chart of live Elo against the bot's match count."""
+    if not history:
+        return None
+    left, right, top, bottom = 48, 12, 12, 28
+    elos = [p["elo"] for p in history]
+    low = math.floor((min(min(elos), 1500.0) - 10) / 50) * 50
+    high = math.ceil((max(max(elos), 1500.0) + 10) / 50) * 50
+    step = max(50, math.ceil((high - low) / 5 / 50) * 50)
+    n = len(history)
+
+    def x(i: int) -> float:
+        return left + (width - left - right) * (i / (n - 1) if n > 1 else 0.5)
+
+    def y(elo: float) -> float:
+        return top + (height - top - bottom) * (high - elo) / (high - low)
+
+    points = [
+        {"x": round(x(i), 1), "y": round(y(p["elo"]), 1), "elo": p["elo"], "match_id": p["match_id"], "n": i + 1}
+        for i, p in enumerate(history)
+    ]
+    x_ticks = sorted({0, n - 1} | {round(k * (n - 1) / 4) for k in range(5)}) if n > 1 else [0]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "points": points,
+        "y_ticks": [{"y": round(y(v), 1), "label": str(v)} for v in range(int(low), int(high) + 1, step)],
+        "x_ticks": [{"x": round(x(i), 1), "label": str(i + 1)} for i in x_ticks],
+        "baseline": round(y(1500.0), 1),
+    }
+
+
+# -- the application ----------------------------------------------------------------
+
+
+def _templates() -> Jinja2Templates:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["fmt"] = lambda value, spec: "" if value is None else format(value, spec)
+    return Jinja2Templates(env=env)
+
+
+def _tournament_param(request: Request) -> int | None:
+    raw = request.query_params.get("tournament")
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise HTTPException(400, f"tournament must be a tournament id (a whole number), got {raw!r}") from None
+
+
+def create_app(db_url: str | None = None) -> Starlette:
+    """The web application over the store at ``db_url`` (default: as ``Store.open`` resolves it).
+
+    The store is opened when the application starts (its lifespan) and closed when it stops.
+    """
+    templates = _templates()
+    ratings = _Ratings()
+    holder: dict[str, Store] = {}
+
+    def store() -> Store:
+        return holder["store"]
+
+    def page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
+        return templates.TemplateResponse(
+            request, name, {**_links(request), "colours": COMPANY_COLOURS, **context}, status_code=status_code
+        )
+
+    # -- pages ------------------------------------------------------------------------
+
+    def index(request: Request) -> Response:
+        s = store()
+        return page(request, "leaderboard.html", {
+            "title": "Leaderboard",
+            "board": leaderboard_json(s, ratings, None),
+            "tournaments": [tournament_json(s, t) for t in reversed(s.list_tournaments())],
+        })
+
+    def tournaments_page(request: Request) -> Response:
+        s = store()
+        return page(request, "tournaments.html", {
+            "title": "Tournaments",
+            "tournaments": [tournament_json(s, t) for t in reversed(s.list_tournaments())],
+        })
+
+    def tournament_page(request: Request) -> Response:
+        s = store()
+        tid = request.path_params["tournament_id"]
+        board = leaderboard_json(s, ratings, tid)
+        matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
+        return page(request, "tournament.html", {
+            "title": f"Tournament {tid}",
+            "board": board,
+            "tournament": board["tournament"],
+            "matches": [match_summary_json(m) for m in matches],
+            "match_limit": TOURNAMENT_MATCHES,
+        })
+
+    def bots_page(request: Request) -> Response:
+        s = store()
+        stats = {b.bot: b for b in s.bot_stats()}
+        bots = [
+            {**bot_info_json(b), "matches": stats[b.name].matches if b.name in stats else 0}
+            for b in s.list_bots(include_removed=True)
+        ]
+        return page(request, "bots.html", {"title": "Bots", "bots": bots})
+
+    def bot_page(request: Request) -> Response:
+        tid = _tournament_param(request)
+        data = bot_json(store(), ratings, request.path_params["name"], tid)
+        return page(request, "bot.html", {
+            "title": data["bot"]["name"],
+            "data": data,
+            "chart": rating_chart(data["history"]),
+        })
+
+    def match_page(request: Request) -> Response:
+        data = match_json(store(), request.path_params["match_id"])
+        return page(request, "match.html", {
+            "title": f"Match {data['id']}",
+            "match": data,
+            "forfeit_reasons": _forfeit_reasons(data),
+            "debug": _replay_match_field(data, "debug"),
+            "notes": _replay_match_field(data, "notes"),
+            "restarts": _replay_match_field(data, "restarts"),
+            "versions": {s.get("seat"): s.get("version") for s in _replay_match_field(data, "seats")},
+        })
+
+    # -- JSON -------------------------------------------------------------------------
+
+    def api_leaderboard(request: Request) -> Response:
+        return JSONResponse(leaderboard_json(store(), ratings, _tournament_param(request)))
+
+    def api_tournaments(request: Request) -> Response:
+        s = store()
+        return JSONResponse([tournament_json(s, t) for t in s.list_tournaments()])
+
+    def api_tournament(request: Request) -> Response:
+        s = store()
+        tid = request.path_params["tournament_id"]
+        data = tournament_json(s, s.get_tournament(tid))
+        data["matches"] = [match_summary_json(m) for m in s.list_matches(tournament_id=tid)]
+        return JSONResponse(data)
+
+    def api_bots(request: Request) -> Response:
+        return JSONResponse([bot_info_json(b) for b in store().list_bots(include_removed=True)])
+
+    def api_bot(request: Request) -> Response:
+        return JSONResponse(bot_json(store(), ratings, request.path_params["name"], _tournament_param(request)))
+
+    def api_matches(request: Request) -> Response:
+        raw_limit = request.query_params.get("limit")
+        try:
+            limit = None if raw_limit in (None, "") else int(raw_limit)
+        except ValueError:
+            raise HTTPException(400, f"limit must be a whole number, got {raw_limit!r}") from None
+        if limit is not None and limit < 0:
+            raise HTTPException(400, f"limit must be 0 or more, got {limit}")
+        rows = store().list_matches(tournament_id=_tournament_param(request),
+                                    bot=request.query_params.get("bot") or None, limit=limit)
+        return JSONResponse([match_summary_json(m) for m in rows])
+
+    def api_match(request: Request) -> Response:
+        return JSONResponse(match_json(store(), request.path_params["match_id"]))
+
+    def api_board(request: Request) -> Response:
+        return JSONResponse(board_json())
+
+    # -- errors -----------------------------------------------------------------------
+
+    def wants_json(request: Request) -> bool:
+        root = request.scope.get("root_path", "").rstrip("/")
+        return request.url.path.startswith(f"{root}/api/")
+
+    def error(request: Request, status: int, title: str, message: str) -> Response:
+        if wants_json(request):
+            return JSONResponse({"error": message, "status": status}, status_code=status)
+        return page(request, "error.html", {"title": title, "status": status, "message": message},
+                    status_code=status)
+
+    def not_found(request: Request, exc: Exception) -> Response:
+        return error(request, 404, "Not found", str(exc))
+
+    def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        if exc.status_code == 404:
+            message = f"There is no page at {request.url.path}."
+            return error(request, 404, "Not found", message)
+        return error(request, exc.status_code, "Bad request" if exc.status_code == 400 else "Error", exc.detail)
+
+    def corrupt(request: Request, exc: Exception) -> Response:
+        return error(request, 500, "Unreadable data", f"The stored data cannot be read: {exc}")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        holder["store"] = Store.open(db_url)
+        try:
+            yield
+        finally:
+            holder.pop("store").close()
+
+    routes = [
+        Route("/", index, name="index"),
+        Route("/tournaments", tournaments_page, name="tournaments"),
+        Route("/tournaments/{tournament_id:int}", tournament_page, name="tournament"),
+        Route("/bots", bots_page, name="bots"),
+        Route("/bots/{name:path}", bot_page, name="bot"),
+        Route("/matches/{match_id:path}", match_page, name="match"),
+        Route("/api/leaderboard", api_leaderboard),
+        Route("/api/tournaments", api_tournaments),
+        Route("/api/tournaments/{tournament_id:int}", api_tournament),
+        Route("/api/bots", api_bots),
+        Route("/api/bots/{name:path}", api_bot),
+        Route("/api/matches", api_matches),
+        Route("/api/matches/{match_id:path}", api_match),
+        Route("/api/board", api_board),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    handlers: dict[Any, Callable[[Request, Exception], Response]] = {
+        HTTPException: http_error,
+        CorruptDataError: corrupt,
+        **{cls: not_found for cls in _NOT_FOUND},
+    }
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+
+
+def _replay_match_field(data: dict[str, Any], field: str) -> list[dict[str, Any]]:
+    """A list the host put in the replay's ``match`` section (empty when absent or malformed)."""
+    replay = data.get("replay")
+    section = replay.get("match") if isinstance(replay, dict) else None
+    value = section.get(field) if isinstance(section, dict) else None
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _forfeit_reasons(data: dict[str, Any]) -> dict[int, str]:
+    return {
+        f["seat"]: str(f.get("reason", ""))
+        for f in _replay_match_field(data, "forfeits")
+        if isinstance(f.get("seat"), int)
+    }

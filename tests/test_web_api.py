@@ -1,0 +1,481 @@
+"""The web app (``arena serve``): JSON endpoints against the store, pages, 404s, escaping.
+
+The data are real games played in-process (random policies), wrapped in
+MatchRecords the way the host fills them, and stored with ``Store.record_match``.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from markupsafe import escape
+from sqlalchemy import text
+
+from arena.games import get_game
+from arena.host.match import places_with_forfeits
+from arena.policies import RandomPolicy, play_in_process
+from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
+from arena.replay import build_replay
+from leaderboard.database import create_db_engine, resolve_db_url
+from leaderboard.ratings import live_elo_history
+from leaderboard.rows import IMAGINARY_PARTICIPANT
+from leaderboard.standings import compute_standings
+from leaderboard.store import Store
+from leaderboard.web import create_app
+
+from starlette.testclient import TestClient
+
+HOSTILE = "<script>alert(1)</script>"
+HOSTILE_ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
+ODD = "slash/bot?x=1&y #frag"  # a free-text name that needs percent-encoding in links
+DEBUG_TEXT = "<img src=x onerror=alert(2)>"
+SHA = "cd" * 32
+T0 = 1_760_000_000.0
+
+
+def esc(value: str) -> str:
+    """``value`` as Jinja2's autoescape writes it."""
+    return str(escape(value))
+
+
+# -- building real records ------------------------------------------------------------
+
+
+def play_record(
+    match_id: str,
+    bots: Sequence[str],
+    seed: int,
+    *,
+    started_at: float,
+    forfeited: Sequence[int] = (),
+    faults: Sequence[Fault] = (),
+    debug: Sequence[dict[str, Any]] = (),
+) -> MatchRecord:
+    """An in-process random game wrapped as the host wraps a match (see arena/host/match.py)."""
+    game = get_game("union_pacific")
+    state = game.new_state(len(bots), seed, "standard")
+    play_in_process(state, [RandomPolicy(seed * 31 + seat) for seat in range(len(bots))])
+    outcome = state.outcome()
+    gone = {str(seat) for seat in forfeited}
+    places = places_with_forfeits(outcome.cash, gone)
+    termination = MatchTermination.FORFEIT if gone else MatchTermination(outcome.termination.value)
+    seat_faults = defaultdict(list)
+    for f in faults:
+        seat_faults[f.seat].append(f)
+    seats = tuple(
+        SeatResult(seat=s, bot=name, cash=outcome.cash[str(s)], place=places[str(s)],
+                   forfeited=s in forfeited, faults=tuple(seat_faults[s]))
+        for s, name in enumerate(bots)
+    )
+    imaginary = None
+    if "imaginary" in outcome.cash:
+        imaginary = {"cash": outcome.cash["imaginary"], "place": places["imaginary"],
+                     "ahead_of": {str(s): places["imaginary"] < places[str(s)] for s in range(len(bots))}}
+    match = {
+        "match_id": match_id,
+        "termination": termination.value,
+        "cash": dict(outcome.cash),
+        "places": places,
+        "forfeited_seats": sorted(forfeited),
+        "faults": [f.to_json() for f in faults],
+        "forfeits": [{"seat": s, "decision": 5, "reason": "3 faults (the limit is 3)"} for s in forfeited],
+        "restarts": [],
+        "seats": [{"seat": s, "bot": name, "kind": "bot", "version": "1.0.0"} for s, name in enumerate(bots)],
+        "debug": list(debug),
+        "notes": [],
+        "started_at": started_at,
+        "duration_s": 0.5,
+    }
+    replay = build_replay(game, state, seed=seed, variant="standard", seats=list(bots), match=match)
+    return MatchRecord(match_id=match_id, game=game.name, seed=seed, variant="standard", players=len(bots),
+                       seats=seats, termination=termination, replay=replay, started_at=started_at,
+                       duration_s=0.5, imaginary=imaginary, extra={"decisions": len(state.history)})
+
+
+@dataclass
+class Data:
+    url: str
+    tournaments: list[int]
+    records: dict[str, MatchRecord]  # match id -> record
+    by_tournament: dict[int, list[str]]
+
+
+def add_bot(store: Store, name: str, *, version: str = "1.0.0", author: str = "tests") -> None:
+    store.add_bot(name, version, author, "python", manifest_path=f"/bots/{len(name)}/bot.toml", files_sha256=SHA)
+
+
+def fill_store(url: str) -> Data:
+    """Two tournaments: 2- and 3-player tables, a fault, a forfeit, hostile names and debug text."""
+    data = Data(url=url, tournaments=[], records={}, by_tournament={})
+    with Store.open(url) as store:
+        add_bot(store, "alpha")
+        add_bot(store, "beta", author="<b>author</b>")
+        add_bot(store, HOSTILE, version="<i>9</i>", author=HOSTILE)
+        add_bot(store, ODD)
+        tables = [
+            ("alpha", "beta"), ("beta", "alpha"), ("alpha", HOSTILE), (HOSTILE, "beta"),
+            ("alpha", "beta", HOSTILE), (HOSTILE, "alpha", "beta"), ("beta", HOSTILE, ODD),
+        ]
+        for t in range(2):
+            tid = store.create_tournament("union_pacific", {"bots": ["alpha", "beta", HOSTILE, ODD],
+                                                            "table_sizes": [2, 3], "rounds": 1}, 100 + t)
+            data.tournaments.append(tid)
+            data.by_tournament[tid] = []
+            for index, bots in enumerate([b for b in tables if "alpha" not in b] if t else tables):
+                match_id = f"t{tid}-m{index:03d}"
+                seed = 1000 * tid + index
+                kwargs: dict[str, Any] = {}
+                if t == 0 and index == 4:  # HOSTILE faults twice and forfeits; its debug text is hostile
+                    seat = bots.index(HOSTILE)
+                    kwargs = {
+                        "forfeited": [seat],
+                        "faults": [Fault(seat, 3, FaultReason.TIMEOUT, f"no reply {DEBUG_TEXT}"),
+                                   Fault(seat, 9, FaultReason.ILLEGAL_ACTION, "index 99 of 12")],
+                        "debug": [{"decision": 2, "seat": seat, "text": DEBUG_TEXT}],
+                    }
+                record = play_record(match_id, bots, seed, started_at=T0 + 60 * (10 * tid + index), **kwargs)
+                store.record_match(tid, index, 1, record)
+                data.records[match_id] = record
+                data.by_tournament[tid].append(match_id)
+    return data
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
+    path = tmp_path_factory.mktemp("web") / "arena.sqlite"
+    return fill_store(f"sqlite:///{path.as_posix()}")
+
+
+@pytest.fixture
+def client(data: Data) -> Iterator[TestClient]:
+    with TestClient(create_app(data.url)) as c:
+        yield c
+
+
+@pytest.fixture
+def store(data: Data) -> Iterator[Store]:
+    with Store.open(data.url) as s:
+        yield s
+
+
+def page_text(response: httpx.Response) -> str:
+    assert response.status_code == 200, response.text[:500]
+    assert response.headers["content-type"].startswith("text/html")
+    return response.text
+
+
+# -- JSON endpoints against the store ------------------------------------------------------
+
+
+@pytest.mark.parametrize("scope", [None, 0, 1])
+def test_leaderboard_json_is_the_standings(client: TestClient, store: Store, data: Data, scope: int | None) -> None:
+    tid = None if scope is None else data.tournaments[scope]
+    got = client.get("/api/leaderboard", params={} if tid is None else {"tournament": tid}).json()
+    expected = compute_standings(store, tid, save=False)
+    assert [r["name"] for r in got["rows"]] == [s.name for s in expected]
+    for row, s in zip(got["rows"], expected):
+        assert row["rank"] == s.rank and row["reference"] == s.reference
+        assert row["elo"] == pytest.approx(s.elo) and row["live_elo"] == pytest.approx(s.live_elo)
+        assert (row["matches"], row["wins"], row["forfeits"], row["faults"]) == (s.matches, s.wins, s.forfeits,
+                                                                                  s.faults)
+        assert row["ci_half_width"] == pytest.approx(s.ci_half_width)
+    if tid is None:
+        assert got["tournament"] is None
+    else:
+        assert got["tournament"]["id"] == tid and got["tournament"]["matches_stored"] == len(data.by_tournament[tid])
+    references = [r for r in got["rows"] if r["reference"]]
+    assert [r["name"] for r in references] == [IMAGINARY_PARTICIPANT] and references[0]["rank"] is None
+    hostile = next(r for r in got["rows"] if r["name"] == HOSTILE)
+    assert hostile["matches"] == sum(HOSTILE in r.places for m, r in data.records.items()
+                                     if tid is None or m in data.by_tournament[tid])
+    assert sum(r["matches"] for r in got["rows"] if not r["reference"]) == sum(
+        r.players for m, r in data.records.items() if tid is None or m in data.by_tournament[tid])
+
+
+def test_pages_never_write_ratings(client: TestClient, store: Store, data: Data) -> None:
+    for path in ["/", f"/tournaments/{data.tournaments[0]}", "/bots/alpha", "/api/leaderboard", "/api/bots/beta"]:
+        assert client.get(path).status_code == 200
+    assert store.load_ratings(None) is None
+    assert store.load_ratings(data.tournaments[0]) is None
+
+
+def test_tournaments_json(client: TestClient, data: Data) -> None:
+    got = client.get("/api/tournaments").json()
+    assert [t["id"] for t in got] == data.tournaments
+    for t in got:
+        assert t["matches_stored"] == len(data.by_tournament[t["id"]])
+        assert t["config"]["bots"] == ["alpha", "beta", HOSTILE, ODD] and t["game"] == "union_pacific"
+    one = client.get(f"/api/tournaments/{data.tournaments[1]}").json()
+    assert sorted(m["id"] for m in one["matches"]) == sorted(data.by_tournament[data.tournaments[1]])
+
+
+def test_matches_json_filters(client: TestClient, data: Data) -> None:
+    every = client.get("/api/matches").json()
+    assert sorted(m["id"] for m in every) == sorted(data.records)
+    assert [m["started_at"] for m in every] == sorted((m["started_at"] for m in every), reverse=True)
+    with_odd = client.get("/api/matches", params={"bot": ODD}).json()
+    assert sorted(m["id"] for m in with_odd) == sorted(k for k, r in data.records.items() if ODD in r.places)
+    two = client.get("/api/matches", params={"tournament": data.tournaments[0], "limit": 2}).json()
+    assert [m["id"] for m in two] == [m["id"] for m in every if m["tournament_id"] == data.tournaments[0]][:2]
+    summary = next(m for m in every if m["id"] == "t1-m004")
+    record = data.records["t1-m004"]
+    assert summary["termination"] == "forfeit"
+    assert [(s["bot"], s["cash"], s["place"], s["forfeited"]) for s in summary["seats"]] == [
+        (s.bot, s.cash, s.place, s.forfeited) for s in record.seats]
+    assert client.get("/api/matches", params={"limit": "x"}).status_code == 400
+
+
+def test_match_json_carries_the_stored_replay(client: TestClient, store: Store, data: Data) -> None:
+    for match_id in ("t1-m000", "t2-m001"):
+        got = client.get(f"/api/matches/{match_id}").json()
+        assert got["replay"] == store.get_match(match_id).replay == data.records[match_id].replay
+        assert got["replay_error"] is None
+        record = data.records[match_id]
+        assert got["imaginary"] == (None if record.imaginary is None else
+                                    {"cash": record.imaginary["cash"], "place": record.imaginary["place"]})
+    faulty = client.get("/api/matches/t1-m004").json()
+    seat = [s["bot"] for s in faulty["seats"]].index(HOSTILE)
+    assert [f["reason"] for f in faulty["seats"][seat]["faults"]] == ["timeout", "illegal_action"]
+
+
+def test_board_json(client: TestClient) -> None:
+    board = client.get("/api/board").json()
+    game = get_game("union_pacific")
+    assert board["sha256"] == game.board_info()["sha256"]
+    assert len(board["cities"]) == 40 and len(board["sections"]) == 71
+    assert sum(s["spaces"] for s in board["sections"]) == 174
+    assert [s["index"] for s in board["sections"]] == list(range(71))
+    assert all({"lon", "lat", "name"} <= set(c) for c in board["cities"])
+    codes = [c["code"] for c in board["companies"]]
+    assert codes == ["EPRG", "BNL", "MS", "DM", "SFRB", "UMR", "ESL", "KCC", "MRR", "WW"]
+    colours = {c["code"]: c["colour"] for c in board["companies"]}
+    assert colours["DM"] == "#1b1b1b" and colours["EPRG"].startswith("#2e8b")  # rules: DM black, EPRG green
+    assert len(set(colours.values())) == 10
+    assert set(board["track_styles"]) == {"PLAIN", "COAST", "BORDER", "MOUNTAIN"}
+
+
+def test_bot_json_head_to_head_faults_history(client: TestClient, store: Store, data: Data) -> None:
+    got = client.get(f"/api/bots/{quote(HOSTILE, safe='')}").json()
+    assert got["bot"]["name"] == HOSTILE and got["bot"]["author"] == HOSTILE and got["bot"]["version"] == "<i>9</i>"
+    assert "manifest_path" not in got["bot"]
+    mine = {k: r for k, r in data.records.items() if HOSTILE in r.places}
+    expected: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for r in mine.values():
+        place = r.places[HOSTILE]
+        others = [(s.bot, s.place) for s in r.seats if s.bot != HOSTILE]
+        if r.imaginary is not None:
+            others.append((IMAGINARY_PARTICIPANT, r.imaginary["place"]))
+        for other, p in others:
+            e = expected[other]
+            e[0] += 1
+            e[1 if place < p else 2 if place > p else 3] += 1
+    assert {h["opponent"]: [h["matches"], h["ahead"], h["behind"], h["tied"]] for h in got["head_to_head"]} == expected
+    assert got["head_to_head"][-1]["opponent"] == IMAGINARY_PARTICIPANT and got["head_to_head"][-1]["reference"]
+    assert [(f["match_id"], f["reason"], f["decision"]) for f in got["faults"]] == [
+        ("t1-m004", "timeout", 3), ("t1-m004", "illegal_action", 9)]
+    assert [f["match_id"] for f in got["forfeits"]] == ["t1-m004"]
+    assert got["matches"] == len(mine)
+    assert [m["id"] for m in got["recent_matches"]] == sorted(mine, key=lambda k: -mine[k].started_at)[:20]
+    assert all(m["place"] == mine[m["id"]].places[HOSTILE] for m in got["recent_matches"])
+    history = [(key, after[HOSTILE]) for key, after in live_elo_history(store.rated_matches()) if HOSTILE in after]
+    assert [(p["match_id"], p["elo"]) for p in got["history"]] == history
+    assert got["standing"]["name"] == HOSTILE and got["standing"]["live_elo"] == pytest.approx(history[-1][1])
+    scoped = client.get(f"/api/bots/{quote(HOSTILE, safe='')}", params={"tournament": data.tournaments[1]}).json()
+    assert scoped["matches"] == sum(k in data.by_tournament[data.tournaments[1]] for k in mine)
+    assert scoped["faults"] == [] and scoped["tournament"]["id"] == data.tournaments[1]
+    assert got["tournaments"] == scoped["tournaments"] == data.tournaments
+    assert client.get("/api/bots/alpha").json()["tournaments"] == [data.tournaments[0]]
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/tournaments/999", "no tournament with id 999"),
+        ("/bots/nobody", "no bot named 'nobody'"),
+        ("/matches/no-such-match", "no match with id 'no-such-match'"),
+        ("/no/such/page", "There is no page at /no/such/page."),
+        ("/bots/alpha?tournament=999", "no tournament with id 999"),
+    ],
+)
+def test_unknown_things_are_a_404_page(client: TestClient, path: str, message: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert esc(message) in response.text
+    assert "<h1>Not found</h1>" in response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "message"),
+    [
+        ("/api/tournaments/999", 404, "no tournament with id 999"),
+        ("/api/bots/nobody", 404, "no bot named 'nobody'"),
+        ("/api/matches/nope", 404, "no match with id 'nope'"),
+        ("/api/leaderboard?tournament=999", 404, "no tournament with id 999"),
+        ("/api/leaderboard?tournament=one", 400, "tournament must be a tournament id (a whole number), got 'one'"),
+    ],
+)
+def test_api_errors_are_json(client: TestClient, path: str, status: int, message: str) -> None:
+    response = client.get(path)
+    assert response.status_code == status
+    assert response.json() == {"error": message, "status": status}
+
+
+def test_corrupt_replay_shows_an_unreadable_replay_not_a_500(tmp_path: Path) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    with Store.open(url) as store:
+        add_bot(store, "alpha")
+        add_bot(store, "beta")
+        tid = store.create_tournament("union_pacific", {}, 1)
+        store.record_match(tid, 0, 1, play_record("m-bad", ["alpha", "beta"], 5, started_at=T0))
+    engine = create_db_engine(resolve_db_url(url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE matches SET replay_json = '{not json' WHERE id = 'm-bad'"))
+    finally:
+        engine.dispose()
+    with TestClient(create_app(url)) as client:
+        body = page_text(client.get("/matches/m-bad"))
+        assert "The replay is unreadable" in body
+        assert "match &#39;m-bad&#39;: the stored replay is not valid JSON" in body
+        assert 'id="replay"' not in body  # no viewer
+        assert "alpha" in body and "beta" in body  # the result still shows
+        api = client.get("/api/matches/m-bad").json()
+        assert api["replay"] is None and "is not valid JSON" in api["replay_error"]
+        assert [s["bot"] for s in api["seats"]] == ["alpha", "beta"]
+
+
+# -- pages ------------------------------------------------------------------------------
+
+
+def all_pages(data: Data) -> list[str]:
+    t1 = data.tournaments[0]
+    return ["/", "/tournaments", f"/tournaments/{t1}", "/bots", f"/bots/{quote(HOSTILE, safe='')}",
+            f"/bots/{quote(HOSTILE, safe='')}?tournament={t1}", "/bots/alpha", f"/bots/{quote(ODD, safe='')}",
+            "/matches/t1-m004", "/matches/t1-m003"]
+
+
+def test_hostile_text_is_escaped_in_every_page(client: TestClient, data: Data) -> None:
+    for path in all_pages(data):
+        body = page_text(client.get(path))
+        assert HOSTILE not in body, path
+        assert "<img src=x" not in body and "<b>author" not in body and "<i>9" not in body, path
+        assert HOSTILE_ESCAPED in body, path
+    match = page_text(client.get("/matches/t1-m004"))
+    assert esc(DEBUG_TEXT) in match  # debug text and fault details shown, as text
+    assert esc(f"no reply {DEBUG_TEXT}") in match
+    bot = page_text(client.get(f"/bots/{quote(HOSTILE, safe='')}"))
+    assert "&lt;i&gt;9&lt;/i&gt;" in bot and "by <strong>" + HOSTILE_ESCAPED in bot
+    missing = client.get(f"/bots/{quote('<script>x()</script>', safe='')}")
+    assert missing.status_code == 404 and "<script>x()" not in missing.text and "&lt;script&gt;x()" in missing.text
+
+
+def test_links_percent_encode_free_text_names(client: TestClient, data: Data) -> None:
+    board = page_text(client.get(f"/tournaments/{data.tournaments[0]}"))
+    hrefs = {html.unescape(h) for h in re.findall(r'href="([^"]*)"', board)}
+    assert f"/bots/slash%2Fbot%3Fx%3D1%26y%20%23frag?tournament={data.tournaments[0]}" in hrefs
+    for name in (ODD, HOSTILE):
+        href = f"/bots/{quote(name, safe='')}"
+        page = page_text(client.get(href))
+        assert f'data-testid="bot-title">{esc(name)}<' in page
+    assert 'href="/matches/t1-m004"' in page_text(client.get("/bots/alpha"))
+
+
+def test_leaderboard_page_shows_the_columns_and_the_reference_row(client: TestClient, data: Data) -> None:
+    body = page_text(client.get("/"))
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", body.split(' id="standings"')[1].split("</thead>")[0])
+    assert heads == ["#", "Bot", "Elo ± CI", "Live Elo", "Matches", "Wins", "Mean place", "Mean cash", "Forfeits",
+                     "Faults"]
+    assert 'class="reference"' in body and esc(IMAGINARY_PARTICIPANT) in body
+    for tid in data.tournaments:
+        assert f'href="/tournaments/{tid}"' in body
+
+
+def test_bot_page_draws_the_rating_history(client: TestClient, data: Data) -> None:
+    got = client.get("/api/bots/beta").json()
+    body = page_text(client.get("/bots/beta"))
+    polyline = re.search(r'<polyline class="line" points="([^"]*)"', body)
+    assert polyline is not None
+    assert len(polyline.group(1).split()) == len(got["history"]) == got["matches"]
+    for h in got["head_to_head"]:
+        assert f'data-opponent="{esc(h["opponent"])}"' in body
+
+
+def test_match_page_has_the_viewer_and_the_result(client: TestClient, data: Data) -> None:
+    record = data.records["t1-m004"]
+    body = page_text(client.get("/matches/t1-m004"))
+    assert 'data-match-url="/api/matches/t1-m004"' in body and 'data-board-url="/api/board"' in body
+    for s in record.seats:
+        assert f'<tr class="{"win" if s.place == 1 else ""}" data-seat="{s.seat}">' in body
+    assert "forfeited" in body and "3 faults (the limit is 3)" in body
+    assert "/static/replay.js" in body
+    assert client.get("/static/replay.js").status_code == 200
+    assert client.get("/static/style.css").status_code == 200
+
+
+def test_pages_work_on_each_backend(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        add_bot(store, "alpha")
+        add_bot(store, HOSTILE)
+        tid = store.create_tournament("union_pacific", {"bots": ["alpha", HOSTILE]}, 1)
+        store.record_match(tid, 0, 1, play_record("m-1", ["alpha", HOSTILE], 7, started_at=T0))
+    with TestClient(create_app(db_url)) as client:
+        for path in ["/", f"/tournaments/{tid}", f"/bots/{quote(HOSTILE, safe='')}", "/matches/m-1"]:
+            assert HOSTILE_ESCAPED in page_text(client.get(path))
+        assert client.get("/api/matches/m-1").json()["replay"]["seats"][1]["name"] == HOSTILE
+
+
+# -- the command ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_arena_serve_serves_the_pages(data: Data) -> None:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "arena.cli.main", "serve", "--port", str(port), "--db", data.url],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/api/tournaments", timeout=2)
+                break
+            except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"arena serve did not come up: {proc.stdout.read() if proc.stdout else ''}")
+                time.sleep(0.2)
+        assert [t["id"] for t in response.json()] == data.tournaments
+        assert HOSTILE_ESCAPED in httpx.get(f"http://127.0.0.1:{port}/", timeout=5).text
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert f"at http://127.0.0.1:{port}/" in out
+
+
+def test_arena_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    from arena.cli.main import main
+
+    assert main(["serve", "--port", "70000", "--db", "sqlite://"]) == 2
+    assert "--port must be between 0 and 65535, got 70000" in capsys.readouterr().err
