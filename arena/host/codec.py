@@ -14,8 +14,9 @@ track kinds as the rules list them); dict equality does not depend on it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from arena.games.base import GameState, Outcome, Termination
 from arena.records import MatchTermination
@@ -79,9 +80,10 @@ def _check_keys(
 
 def _ordered(counts: Mapping[str, int], order: Sequence[str]) -> dict[str, int]:
     """A plain dict of ``counts``: keys of ``order`` first, in that order, then the rest sorted."""
-    rank = {key: i for i, key in enumerate(order)}
-    keys = sorted(counts, key=lambda key: (rank.get(key, len(order)), key))
-    return {key: int(counts[key]) for key in keys}
+    out = {key: int(counts[key]) for key in order if key in counts}
+    if len(out) != len(counts):
+        out.update((key, int(counts[key])) for key in sorted(counts) if key not in out)
+    return out
 
 
 def _build(where: str, factory: Callable[..., Any], **fields: Any) -> Any:
@@ -147,7 +149,47 @@ def observation_from_proto(message: bot_pb2.Observation) -> dict[str, Any]:
     raise CodecError(f"observation: unsupported game member {game!r}")  # pragma: no cover
 
 
+_OBSERVATION_KEYSET = frozenset(_OBSERVATION_KEYS)
+_COMPANY_KEYSET = frozenset(_COMPANY_STATE_KEYS)
+_PLAYER_KEYSET = frozenset(_PLAYER_KEYS)
+_HAND_KEYSET = frozenset(_HAND_KEYS)
+_SCALAR_KEYS = tuple(k for k in _OBSERVATION_KEYS
+                     if k not in ("game", "companies", "players", "hand", "imaginary", "current_seat",
+                                  "pending_first_investment"))
+
+
 def _up_observation_to_proto(obs: Mapping[str, Any]) -> bot_pb2.UnionPacificObservation:
+    """The fast path (every decision goes through it): key sets compared as sets, messages
+    built by their C constructors; anything unusual takes the checked path for its message."""
+    try:
+        if (obs.keys() == _OBSERVATION_KEYSET and obs["hand"].keys() == _HAND_KEYSET
+                and all(c.keys() == _COMPANY_KEYSET and None not in c.values() for c in obs["companies"])
+                and all(p.keys() == _PLAYER_KEYSET and None not in p.values() for p in obs["players"])
+                and (obs["imaginary"] is None or obs["imaginary"].keys() == _IMAGINARY_KEYSET)):
+            fields = {key: obs[key] for key in _SCALAR_KEYS}
+            if None in fields.values():
+                return _checked_observation_to_proto(obs)
+            if obs["current_seat"] is not None:
+                fields["current_seat"] = obs["current_seat"]
+            if obs["pending_first_investment"] is not None:
+                fields["pending_first_investment"] = obs["pending_first_investment"]
+            if obs["imaginary"] is not None:
+                fields["imaginary"] = _UPObs.Imaginary(**obs["imaginary"])
+            return _UPObs(
+                companies=[_UPObs.Company(**c) for c in obs["companies"]],
+                players=[_UPObs.Player(**p) for p in obs["players"]],
+                hand=_UPObs.Hand(**obs["hand"]),
+                **fields,
+            )
+    except (AttributeError, TypeError, ValueError):
+        pass
+    return _checked_observation_to_proto(obs)
+
+
+_IMAGINARY_KEYSET = frozenset(_IMAGINARY_KEYS)
+
+
+def _checked_observation_to_proto(obs: Mapping[str, Any]) -> bot_pb2.UnionPacificObservation:
     _check_keys(obs, "observation", _OBSERVATION_KEYS, nullable=_OBSERVATION_NULLABLE)
     companies = []
     for i, company in enumerate(obs["companies"]):

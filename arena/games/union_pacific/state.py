@@ -91,6 +91,7 @@ class UnionPacificState:
         n_sec = board.num_sections
         self.free = list(board.neutral_spaces)
         self.has_train = [0] * n_sec  # bitmask of companies per section
+        self.sections_of: list[list[int]] = [[] for _ in range(NUM_COMPANIES)]  # sorted, per company
         self.trains_on_board = [0] * NUM_COMPANIES
         self.supply = list(board.company_trains)
         self.in_network = [[False] * len(board.cities) for _ in range(NUM_COMPANIES)]
@@ -171,6 +172,7 @@ class UnionPacificState:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
         self._dirty.add(c)
         self.has_train[s] |= 1 << c
+        bisect.insort(self.sections_of[c], s)
         self.trains_on_board[c] += 1
         self.supply[c] -= 1
         frontier = self.frontier[c]
@@ -738,7 +740,7 @@ class UnionPacificState:
                     "trains_on_board": self.trains_on_board[c],
                     "supply": self.supply[c],
                     "value": self.trains_on_board[c] + 1,
-                    "sections": [s for s, mask in enumerate(self.has_train) if mask >> c & 1],
+                    "sections": list(self.sections_of[c]),
                 }
                 for c in range(NUM_COMPANIES)
             ],
@@ -783,7 +785,7 @@ class UnionPacificState:
         for name in ("free", "has_train", "trains_on_board", "supply", "track_deck", "track_discard", "cash",
                      "share_deck", "display", "boxed_four", "boxed_exchange", "picks", "_pool"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("in_network", "frontier", "hand_track", "hand_shares", "invested"):
+        for name in ("in_network", "frontier", "hand_track", "hand_shares", "invested", "sections_of"):
             setattr(other, name, [list(row) for row in getattr(self, name)])
         other.imaginary = None if self.imaginary is None else list(self.imaginary)
         return other
