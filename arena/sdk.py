@@ -1,0 +1,426 @@
+"""The Python bot SDK: write one class with one method, call :func:`serve`.
+
+::
+
+    from arena.sdk import Bot, serve
+
+    class RandomBot(Bot):
+        name = "random-bot"; version = "1.0.0"; author = "Arena"
+
+        def decide(self, observation: dict, legal_actions) -> int:
+            return self.match.rng.randrange(len(legal_actions))
+
+    if __name__ == "__main__":
+        serve(RandomBot())
+
+``observation`` is the very dict the engine built for the seat (docs/protocol.md
+lists its keys); ``legal_actions`` is a read-only sequence of
+:class:`~arena.host.codec.LegalAction` (``.index``, ``.text``, ``.action``: the
+structured dict), decoded only when read.  ``decide`` returns an index into it
+(or ``(index, debug_text)``).
+
+:func:`serve` speaks the protocol: the port from ``--port`` or
+``ARENA_BOT_PORT``, a gRPC server on ``127.0.0.1`` with a thread pool (one
+process plays many matches at once; the per-match :class:`Match` is kept per
+``(match_id, seat)``), ``Describe``, exit as soon as stdin reaches EOF (the host
+is gone), a graceful stop on SIGTERM, and an exception in a hook answered with a
+gRPC error status (the host records a fault) while the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import operator
+import os
+import random
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Iterator, Sequence
+from concurrent import futures
+from dataclasses import dataclass, field
+from typing import Any, overload
+
+import grpc
+
+from arena.host import codec
+from arena.host.codec import LegalAction
+from arena.protocol import PROTOCOL_VERSION
+from arena.v1 import bot_pb2, bot_pb2_grpc
+
+__all__ = ["Bot", "LegalAction", "LegalActions", "Match", "MatchResult", "ServeError", "make_server", "serve"]
+
+log = logging.getLogger("arena.sdk")
+
+#: The environment variable the host sets to the port (as well as ``{port}`` in the command).
+PORT_ENV = "ARENA_BOT_PORT"
+#: Worker threads of the gRPC server: decisions of different matches in flight at once.
+DEFAULT_WORKERS = 16
+#: After SIGTERM, how long in-flight calls may still finish.
+STOP_GRACE_S = 2.0
+
+
+class ServeError(RuntimeError):
+    """The bot cannot be served (bad port, port taken, a Bot class without a name)."""
+
+
+@dataclass
+class Match:
+    """One seat of one match, as this bot process knows it; lives from StartMatch to EndMatch.
+
+    ``rng`` is seeded from ``match_id`` and ``seat`` (the same match replays the
+    same); ``data`` is free storage for the bot's own per-match state.
+    """
+
+    match_id: str
+    seat: int
+    num_players: int
+    variant: str
+    game: str
+    board: dict[str, Any] | None  # the board JSON (None if StartMatch never came)
+    rng: random.Random = field(repr=False)
+    data: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """What EndMatch says: cash and places per participant ("0".., "imaginary")."""
+
+    match_id: str
+    seat: int
+    cash: dict[str, int]
+    places: dict[str, int]
+    termination: str  # "normal", "stalemate", "forfeit" or "error"
+    forfeited_seats: list[int]
+    forfeited: bool
+
+    @property
+    def place(self) -> int | None:
+        """This seat's place (1 is best), or None when the match ended in error."""
+        return self.places.get(str(self.seat))
+
+
+class LegalActions(Sequence[LegalAction]):
+    """The legal actions of one decision, decoded from the request only when read."""
+
+    __slots__ = ("_messages", "_decoded")
+
+    def __init__(self, messages: Sequence[bot_pb2.Action]) -> None:
+        self._messages = messages
+        self._decoded: list[LegalAction | None] = [None] * len(messages)
+
+    def __len__(self) -> int:
+        return len(self._decoded)
+
+    def _get(self, i: int) -> LegalAction:
+        action = self._decoded[i]
+        if action is None:
+            action = self._decoded[i] = codec.action_from_proto(self._messages[i])
+        return action
+
+    @overload
+    def __getitem__(self, i: int) -> LegalAction: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[LegalAction]: ...
+    def __getitem__(self, i: int | slice) -> LegalAction | list[LegalAction]:
+        if isinstance(i, slice):
+            return [self._get(j) for j in range(*i.indices(len(self)))]
+        n = len(self._decoded)
+        j = operator.index(i)
+        if j < 0:
+            j += n
+        if not 0 <= j < n:
+            raise IndexError(f"legal action index {i} out of range (there are {n})")
+        return self._get(j)
+
+    def __iter__(self) -> Iterator[LegalAction]:
+        return map(self._get, range(len(self._decoded)))
+
+    def __repr__(self) -> str:
+        return f"LegalActions({list(self)!r})"
+
+
+_call = threading.local()  # the Match of the call the current thread is handling
+
+
+class Bot:
+    """Subclass it: set ``name``, ``version``, ``author``; write :meth:`decide`.
+
+    During a hook, :attr:`match` is the :class:`Match` the call is about.
+    """
+
+    name: str = ""
+    version: str = "0.0.0"
+    author: str = ""
+    language: str = "python"
+    games: tuple[str, ...] = (codec.UNION_PACIFIC,)
+
+    def decide(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction]) -> int | tuple[int, str]:
+        """Return the index of one of ``legal_actions`` (optionally with a short debug text)."""
+        raise NotImplementedError(f"{type(self).__name__} must define decide(observation, legal_actions)")
+
+    def start_match(self, match: Match) -> None:
+        """Called once per match before its first decision (override if useful)."""
+
+    def end_match(self, result: MatchResult) -> None:
+        """Called when the match is over (override if useful); its Match is dropped after."""
+
+    @property
+    def match(self) -> Match:
+        """The match the current call is about (only inside decide/start_match/end_match)."""
+        match = getattr(_call, "match", None)
+        if match is None:
+            raise RuntimeError("Bot.match is only available inside decide(), start_match() or end_match()")
+        return match
+
+
+def _match_rng(match_id: str, seat: int) -> random.Random:
+    # A str seed is hashed with SHA-512 by random.Random: stable across runs and PYTHONHASHSEED.
+    return random.Random(f"{match_id}/{seat}")
+
+
+def _choice(value: Any) -> tuple[int, str]:
+    """decide()'s return value as (index, debug); a TypeError names a wrong type."""
+    debug = ""
+    if isinstance(value, tuple) and len(value) == 2:
+        value, debug = value
+        if not isinstance(debug, str):
+            raise TypeError(f"decide() returned a debug text of type {type(debug).__name__}, not str")
+    if isinstance(value, bool):
+        raise TypeError("decide() must return an int index into legal_actions, not a bool")
+    try:
+        return operator.index(value), debug
+    except TypeError:
+        raise TypeError(
+            f"decide() must return an int index into legal_actions, got {type(value).__name__} {value!r}"
+        ) from None
+
+
+class _Servicer(bot_pb2_grpc.BotServicer):
+    """The four calls of arena.v1.Bot, forwarded to a :class:`Bot`'s hooks."""
+
+    def __init__(self, bot: Bot) -> None:
+        self._bot = bot
+        self._matches: dict[tuple[str, int], Match] = {}
+        self._lock = threading.Lock()
+        self._describe = bot_pb2.DescribeReply(
+            name=bot.name, version=bot.version, author=bot.author, language=bot.language,
+            games=list(bot.games), protocol_version=PROTOCOL_VERSION,
+        )
+
+    def Describe(self, request: bot_pb2.DescribeRequest, context: grpc.ServicerContext) -> bot_pb2.DescribeReply:
+        return self._describe
+
+    def _hook(self, context: grpc.ServicerContext, match: Match, what: str, call: Any, *args: Any) -> Any:
+        """Run a hook with ``Bot.match`` set; an exception becomes an INTERNAL status."""
+        _call.match = match
+        try:
+            return call(*args)
+        except Exception as exc:
+            log.error("%s raised in match %s seat %d:\n%s", what, match.match_id, match.seat,
+                      traceback.format_exc().rstrip())
+            detail = f"{what} raised {type(exc).__name__}: {exc}"
+        finally:
+            _call.match = None
+        context.abort(grpc.StatusCode.INTERNAL, detail[:1000])
+
+    def _open(self, context: grpc.ServicerContext, match: Match) -> Match:
+        with self._lock:
+            known = self._matches.get((match.match_id, match.seat))
+            if known is not None:
+                return known
+            self._matches[(match.match_id, match.seat)] = match
+        try:
+            self._hook(context, match, "start_match()", self._bot.start_match, match)
+        except BaseException:
+            with self._lock:
+                self._matches.pop((match.match_id, match.seat), None)
+            raise
+        return match
+
+    def StartMatch(self, request: bot_pb2.StartMatchRequest, context: grpc.ServicerContext) -> bot_pb2.StartMatchReply:
+        if request.game not in self._bot.games:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"{self._bot.name} plays {', '.join(self._bot.games)}, not {request.game!r}")
+        try:
+            board = codec.board_from_proto(request.board) if request.HasField("board") else None
+        except codec.CodecError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        match = Match(request.match_id, request.seat, request.num_players, request.variant, request.game, board,
+                      _match_rng(request.match_id, request.seat))
+        self._open(context, match)
+        return bot_pb2.StartMatchReply()
+
+    def Decide(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext) -> bot_pb2.DecisionReply:
+        try:
+            observation = codec.observation_from_proto(request.observation)
+        except codec.CodecError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        key = (request.match_id, request.seat)
+        match = self._matches.get(key)
+        if match is None:  # no StartMatch seen (e.g. this process was restarted): start it now
+            match = self._open(context, Match(
+                request.match_id, request.seat, observation["num_players"], observation["variant"],
+                observation["game"], None, _match_rng(request.match_id, request.seat)))
+        legal = LegalActions(request.legal_actions)
+        choice = self._hook(context, match, "decide()", self._decide, observation, legal)
+        index, debug = choice
+        if not 0 <= index < len(legal):
+            log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
+                        "the host will record an illegal action", index, len(legal), match.match_id,
+                        match.seat, request.decision_number)
+        try:
+            return bot_pb2.DecisionReply(action_index=index, debug=debug)
+        except ValueError as exc:  # an index beyond int32
+            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+
+    def _decide(self, observation: dict[str, Any], legal: LegalActions) -> tuple[int, str]:
+        return _choice(self._bot.decide(observation, legal))
+
+    def EndMatch(self, request: bot_pb2.EndMatchRequest, context: grpc.ServicerContext) -> bot_pb2.EndMatchReply:
+        with self._lock:
+            match = self._matches.pop((request.match_id, request.seat), None)
+        if match is None:
+            log.warning("EndMatch for match %s seat %d, which this process never saw", request.match_id,
+                        request.seat)
+            return bot_pb2.EndMatchReply()
+        summary = codec.match_result_from_proto(request.result)
+        result = MatchResult(request.match_id, request.seat, summary["cash"], summary["places"],
+                             summary["termination"], summary["forfeited_seats"], request.forfeited)
+        log.info("match %s seat %d over: %s, place %s", request.match_id, request.seat, result.termination,
+                 result.place)
+        self._hook(context, match, "end_match()", self._bot.end_match, result)
+        return bot_pb2.EndMatchReply()
+
+    def open_matches(self) -> int:
+        with self._lock:
+            return len(self._matches)
+
+
+def _check_bot(bot: Bot) -> None:
+    if not isinstance(bot, Bot):
+        raise ServeError(f"serve() needs an instance of a Bot subclass, got {type(bot).__name__}")
+    if type(bot).decide is Bot.decide:
+        raise ServeError(f"{type(bot).__name__} does not define decide(observation, legal_actions)")
+    for attribute in ("name", "version", "language"):
+        value = getattr(bot, attribute)
+        if not isinstance(value, str) or not value.strip():
+            raise ServeError(f"{type(bot).__name__}.{attribute} must be a non-empty string, got {value!r}")
+
+
+def make_server(bot: Bot, port: int, *, host: str = "127.0.0.1",
+                max_workers: int = DEFAULT_WORKERS) -> grpc.Server:
+    """A started gRPC server serving ``bot`` on ``host:port`` (stop it with ``server.stop(grace)``)."""
+    _check_bot(bot)
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="arena-bot"),
+        options=[("grpc.so_reuseport", 0)],  # never share a port with another process silently
+    )
+    bot_pb2_grpc.add_BotServicer_to_server(_Servicer(bot), server)
+    address = f"{host}:{port}"
+    try:
+        bound = server.add_insecure_port(address)
+    except RuntimeError as exc:
+        bound = 0
+        reason = str(exc)
+    else:
+        reason = "bind failed"
+    if bound == 0:
+        raise ServeError(f"cannot listen on {address} ({reason}): is the port taken?")
+    server.start()
+    return server
+
+
+def _port(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    text = args.port if args.port is not None else os.environ.get(PORT_ENV)
+    if text is None or not str(text).strip():
+        parser.error(f"no port to listen on: pass --port N or set {PORT_ENV}")
+    try:
+        port = int(str(text).strip())
+    except ValueError:
+        parser.error(f"port must be a whole number, got {text!r}")
+    if not 1 <= port <= 65535:
+        parser.error(f"port must be 1 to 65535, got {port}")
+    return port
+
+
+def _watch_stdin(stop: "_Stop") -> None:
+    """Block on stdin; at EOF (the host is gone) stop at once."""
+    fd = sys.stdin.fileno()
+    try:
+        while os.read(fd, 65536):
+            pass
+    except OSError as exc:
+        log.warning("stdin unreadable (%s): treating it as closed", exc)
+    stop.request("stdin closed: the host is gone", grace=0.0)
+
+
+class _Stop:
+    """Why and how fast the server should stop; requested once, from a thread or a signal handler.
+
+    A signal handler only sets attributes (taking the event's lock there could deadlock
+    with the interrupted main thread); the main thread notices within ``POLL_S``.
+    """
+
+    POLL_S = 0.25
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.requested = False
+        self.reason = ""
+        self.grace = STOP_GRACE_S
+
+    def request(self, reason: str, grace: float, *, from_signal: bool = False) -> None:
+        if not self.requested:
+            self.reason, self.grace, self.requested = reason, grace, True
+        if not from_signal:
+            self.event.set()
+
+    def wait(self) -> None:
+        while not (self.event.wait(self.POLL_S) or self.requested):
+            pass
+
+
+def serve(bot: Bot, argv: Sequence[str] | None = None, *, max_workers: int = DEFAULT_WORKERS) -> None:
+    """Serve ``bot`` until the host goes away (stdin EOF) or SIGTERM/SIGINT; then return.
+
+    Command line (``argv``, default ``sys.argv[1:]``; unknown options are left to
+    the bot): ``--port N`` (else ``ARENA_BOT_PORT``), ``--ignore-stdin`` (keep
+    running when stdin is closed, for runs by hand with no host).
+    """
+    parser = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]) or "bot",
+                                     description=f"Arena bot {bot.name!r}: serves arena.v1.Bot over gRPC")
+    parser.add_argument("--port", help=f"port on 127.0.0.1 (default: ${PORT_ENV})")
+    parser.add_argument("--ignore-stdin", action="store_true",
+                        help="do not exit when stdin reaches EOF (for runs without a host)")
+    args, _ = parser.parse_known_args(argv)
+    port = _port(args, parser)
+    if not logging.getLogger().handlers:
+        logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                            format=f"%(asctime)s {bot.name} %(levelname)s %(message)s")
+    try:
+        server = make_server(bot, port, max_workers=max_workers)
+    except ServeError as exc:
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
+    stop = _Stop()
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda num, _frame: stop.request(signal.Signals(num).name, STOP_GRACE_S,
+                                                                   from_signal=True))
+    if not args.ignore_stdin:
+        if sys.stdin is None:
+            log.warning("no stdin to watch: this bot will not notice when the host goes away")
+        else:
+            threading.Thread(target=_watch_stdin, args=(stop,), name="arena-stdin", daemon=True).start()
+    log.info("%s %s serving on 127.0.0.1:%d (pid %d)", bot.name, bot.version, port, os.getpid())
+    stop.wait()
+    log.info("stopping: %s", stop.reason)
+    # Whatever a hook may still be doing, the process ends soon after.
+    deadline = threading.Timer(stop.grace + 2.0, os._exit, args=(0,))
+    deadline.daemon = True
+    deadline.start()
+    server.stop(stop.grace).wait()
+    logging.shutdown()
+    sys.stderr.flush()
