@@ -1,0 +1,289 @@
+"""``arena tournament run|resume|list|show`` and ``arena leaderboard``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from arena.cli.errors import UserError
+from arena.cli.leaderboard_view import make_console, standings_table
+from arena.cli.options import add_db_option, open_store
+
+DEFAULT_LOGS = Path("arena-data/logs")
+
+
+def _table_sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected table sizes like 2,3,4, got {text!r}") from None
+    if not sizes:
+        raise argparse.ArgumentTypeError("give at least one table size")
+    return sizes
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    t = sub.add_parser("tournament", help="run and inspect round-robin tournaments",
+                       description="Round-robin tournaments: every subset of the entered bots at each table size, "
+                                   "every seat rotation, one deck seed per subset (duplicate format).")
+    tsub = t.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
+
+    run = tsub.add_parser("run", help="create a tournament and play it",
+                          description="Create a tournament and play it. With N bots, one round of table size k is "
+                                      "C(N,k)*k matches. Ctrl-C stops cleanly; 'arena tournament resume ID' goes on.")
+    run.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST",
+                     help="a registered bot name, or a bot.toml (or its folder) to check and register; repeat")
+    run.add_argument("--players", type=_table_sizes, default=(4,), metavar="K[,K...]",
+                     help="table sizes, 2-6 (2: the imaginary-shareholder game); default 4")
+    run.add_argument("--rounds", type=int, default=1, help="repeat the whole schedule R times (default 1)")
+    run.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
+    run.add_argument("--seed", type=int, default=1, help="tournament seed: the schedule's deck seeds (default 1)")
+    run.add_argument("--variant", choices=("standard", "pro"), default="standard")
+    run.add_argument("--decision-ms", type=int, default=1000, help="time per decision (default 1000 ms)")
+    run.add_argument("--bank-ms", type=int, default=10_000, help="time bank per match (default 10000 ms)")
+    run.add_argument("--max-faults", type=int, default=3, help="faults before a seat forfeits (default 3)")
+    _common_run_options(run)
+    run.set_defaults(func=cmd_run)
+
+    resume = tsub.add_parser("resume", help="play what is left of a tournament",
+                             description="Play the schedule minus the stored matches (after Ctrl-C, a crash or "
+                                         "kill -9): nothing lost, nothing counted twice.")
+    resume.add_argument("id", type=int, metavar="ID")
+    resume.add_argument("--concurrency", type=int, default=None, help="matches at once (default: as created)")
+    _common_run_options(resume)
+    resume.set_defaults(func=cmd_resume)
+
+    ls = tsub.add_parser("list", help="list tournaments", description="List the stored tournaments.")
+    ls.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_db_option(ls)
+    ls.set_defaults(func=cmd_list)
+
+    show = tsub.add_parser("show", help="a tournament's configuration, progress and leaderboard",
+                           description="A tournament's configuration, progress and leaderboard; with --json, "
+                                       "every scheduled match with its schedule index and status.")
+    show.add_argument("id", type=int, metavar="ID")
+    show.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_db_option(show)
+    show.set_defaults(func=cmd_show)
+
+    lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
+                        description="Rank, bot, Elo ± 95% CI (batch fit), live Elo, matches, wins, mean place, "
+                                    "mean cash, forfeits and faults, over one tournament or every stored match.")
+    lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
+    lb.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_db_option(lb)
+    lb.set_defaults(func=cmd_leaderboard)
+
+
+def _common_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--logs", type=Path, default=DEFAULT_LOGS, metavar="DIR",
+                   help=f"where bot stderr logs go (default {DEFAULT_LOGS})")
+    p.add_argument("--quiet", action="store_true", help="no live progress display")
+    add_db_option(p)
+
+
+class LiveProgress:
+    """A progress bar with ETA and the running standings (wins, mean place) as matches end."""
+
+    def __init__(self, console: Console, store: Any, tournament_id: int, quiet: bool) -> None:
+        self.console = console
+        self.quiet = quiet or not console.is_terminal
+        self.progress = Progress(TextColumn("[bold]tournament {task.fields[tid]}"), BarColumn(),
+                                 MofNCompleteColumn(), TextColumn("matches"), TimeElapsedColumn(),
+                                 TextColumn("ETA"), TimeRemainingColumn(), console=console)
+        self.task = self.progress.add_task("matches", total=None, tid=tournament_id)
+        self.stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # matches, wins, sum of places
+        for s in store.bot_stats(tournament_id):
+            self.stats[s.bot] = [s.matches, s.wins, round(s.mean_place * s.matches)]
+        self.failures: list[str] = []
+        self.live: Live | None = None
+        self.done = 0
+        self.total = 0
+
+    def start(self, total: int, already: int) -> None:
+        self.total, self.done = total, already
+        self.progress.update(self.task, total=total, completed=already)
+        if already:
+            self.console.print(f"{already} of {total} matches already stored; playing the other {total - already}")
+        if not self.quiet:
+            self.live = Live(self._render(), console=self.console, refresh_per_second=4, transient=False)
+            self.live.start()
+
+    def _render(self) -> Group:
+        table = Table(title="running standings", title_justify="left", box=None, pad_edge=False)
+        for col in ("bot", "matches", "wins", "mean place"):
+            table.add_column(col, justify="left" if col == "bot" else "right")
+        ordered = sorted(self.stats.items(), key=lambda kv: (kv[1][2] / max(kv[1][0], 1), -kv[1][1], kv[0]))
+        for name, (m, w, places) in ordered:
+            table.add_row(name, str(m), str(w), f"{places / m:.2f}" if m else "")
+        return Group(self.progress, table)
+
+    def on_done(self, outcome: Any) -> None:
+        self.done += 1
+        self.progress.update(self.task, advance=1)
+        if outcome.record is not None:
+            for seat in outcome.record.seats:
+                st = self.stats[seat.bot]
+                st[0] += 1
+                st[1] += seat.place == 1
+                st[2] += seat.place
+        else:
+            self.failures.append(f"match {outcome.pairing.index}: {outcome.error}")
+            self.console.print(f"[red]match {outcome.pairing.index} failed[/red]: {outcome.error}")
+        if self.live is not None:
+            self.live.update(self._render())
+        elif self.quiet and self.total and (self.done % max(1, self.total // 10) == 0 or self.done == self.total):
+            self.console.print(f"{self.done}/{self.total} matches")
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+
+def play_tournament(console: Console, store: Any, tournament_id: int, args: argparse.Namespace,
+                    concurrency: int | None) -> int:
+    from arena.tournaments import run_tournament
+    from leaderboard.standings import compute_standings
+
+    view = LiveProgress(console, store, tournament_id, args.quiet)
+    try:
+        summary = run_tournament(store, tournament_id, concurrency=concurrency, log_dir=args.logs,
+                                 on_start=view.start, on_done=view.on_done)
+    except KeyboardInterrupt:
+        view.stop()
+        console.print(f"[yellow]stopped[/yellow]: the finished matches are stored; "
+                      f"go on with: arena tournament resume {tournament_id}" + _db_hint(args))
+        return 130
+    view.stop()
+    console.print(f"played {summary.played} matches in {summary.wall_s:.1f} s"
+                  + (f", {summary.skipped} already stored by another host" if summary.skipped else ""))
+    if summary.failed:
+        console.print(f"[red]{len(summary.failed)} match(es) failed[/red] (not stored); "
+                      f"see the logs in {args.logs}/ and retry with: arena tournament resume {tournament_id}"
+                      + _db_hint(args))
+    standings = compute_standings(store, tournament_id)
+    console.print(standings_table(standings, f"tournament {tournament_id}"))
+    return 0 if summary.complete else 1
+
+
+def _db_hint(args: argparse.Namespace) -> str:
+    return f" --db {args.db}" if getattr(args, "db", None) else ""
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from arena.tournaments import TournamentConfig, create_tournament, resolve_bots
+
+    for name, value, low in (("--rounds", args.rounds, 1), ("--concurrency", args.concurrency, 1),
+                             ("--decision-ms", args.decision_ms, 1), ("--max-faults", args.max_faults, 1),
+                             ("--bank-ms", args.bank_ms, 0)):
+        if value < low:
+            raise UserError(f"{name} must be at least {low}, got {value}")
+    console = make_console()
+    with open_store(args) as store:
+        rows = resolve_bots(store, args.bot, log_dir=args.logs,
+                            on_register=lambda e: console.print(f"checking and registering {e} ..."))
+        config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=args.players, rounds=args.rounds,
+                                  variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
+                                  bank_ms=args.bank_ms, max_faults=args.max_faults)
+        tid = create_tournament(store, config, args.seed)
+        console.print(f"tournament {tid}: {len(rows)} bots, table sizes {','.join(map(str, args.players))}, "
+                      f"{args.rounds} round(s), concurrency {args.concurrency}, database {store.url}")
+        return play_tournament(console, store, tid, args, None)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    console = make_console()
+    with open_store(args) as store:
+        row = store.get_tournament(args.id)
+        if row.status == "finished":
+            console.print(f"tournament {args.id} is already finished")
+            return 0
+        return play_tournament(console, store, args.id, args, args.concurrency)
+
+
+def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
+    from arena.tournaments import TournamentConfig, schedule_of
+
+    config = TournamentConfig.from_json(row.config)
+    return {
+        "id": row.id, "game": row.game, "status": str(row.status), "seed": row.seed, "config": row.config,
+        "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat(),
+        "matches_scheduled": len(schedule_of(config, row.seed)),
+        "matches_stored": len(store.stored_schedule_indexes(row.id)),
+    }
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        items = [_tournament_json(store, row) for row in store.list_tournaments()]
+    if args.json:
+        print(json.dumps(items, indent=2))
+        return 0
+    table = Table(title="tournaments")
+    for col in ("id", "status", "bots", "table sizes", "rounds", "matches", "created"):
+        table.add_column(col)
+    for t in items:
+        c = t["config"]
+        table.add_row(str(t["id"]), t["status"], ", ".join(c["bots"]), ",".join(map(str, c["table_sizes"])),
+                      str(c["rounds"]), f"{t['matches_stored']}/{t['matches_scheduled']}", t["created_at"][:19])
+    make_console().print(table if items else "no tournaments yet: try 'arena tournament run --help' or 'arena demo'")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from arena.tournaments import TournamentConfig, schedule_of
+    from leaderboard.standings import compute_standings
+
+    with open_store(args) as store:
+        row = store.get_tournament(args.id)
+        info = _tournament_json(store, row)
+        stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
+        schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
+        matches = []
+        for p in schedule:
+            m = stored.get(p.index)
+            entry: dict[str, Any] = {"schedule_index": p.index, "round": p.round, "table_size": p.table_size,
+                                     "seats": list(p.seats), "seed": p.seed,
+                                     "status": "finished" if m else "pending"}
+            if m:
+                entry.update(match_id=m.id, termination=m.termination.value,
+                             places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
+            matches.append(entry)
+        standings = compute_standings(store, args.id, save=False) if stored else []
+    if args.json:
+        print(json.dumps({**info, "matches": matches, "leaderboard": [s.to_json() for s in standings]}, indent=2))
+        return 0
+    console = make_console()
+    c = info["config"]
+    console.print(f"[bold]tournament {info['id']}[/bold] ({info['status']}): {info['matches_stored']}/"
+                  f"{info['matches_scheduled']} matches stored; bots {', '.join(c['bots'])}; table sizes "
+                  f"{','.join(map(str, c['table_sizes']))}; {c['rounds']} round(s); variant {c['variant']}; "
+                  f"seed {info['seed']}; clocks {c['decision_ms']} ms + {c['bank_ms']} ms bank")
+    if standings:
+        console.print(standings_table(standings, f"tournament {info['id']}"))
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from leaderboard.standings import compute_standings
+
+    with open_store(args) as store:
+        standings = compute_standings(store, args.tournament)
+    if args.json:
+        print(json.dumps([s.to_json() for s in standings], indent=2))
+        return 0
+    title = f"tournament {args.tournament}" if args.tournament is not None else "all matches"
+    if not standings:
+        print("no matches stored yet: run 'arena demo' or 'arena tournament run'", file=sys.stderr)
+        return 0
+    make_console().print(standings_table(standings, title))
+    return 0

@@ -1,0 +1,178 @@
+"""Tournaments: a stored configuration, a deterministic schedule, and the matches
+already stored.  Running (or resuming) one plays the schedule minus the stored
+matches, so a tournament survives any crash: nothing lost, nothing counted twice.
+
+This module wires the pieces together: the registry (bots), the pure pairing
+generator, the trio executor, the host's match runner and the store.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import trio
+
+from arena.errors import UserError
+from arena.host.clock import Clocks
+from arena.host.match import MatchCancelled, MatchConfig, run_match
+from arena.host.process import BotPool
+from arena.records import MatchRecord
+from arena.registry import register_bot, spec_for
+from arena.scheduler.executor import AlreadyStored, ExecutionSummary, Outcome, execute
+from arena.scheduler.pairings import Pairing, generate_schedule
+from leaderboard.errors import AlreadyRecorded, UnknownBotError
+from leaderboard.rows import BotRow, TournamentStatus
+from leaderboard.store import Store
+
+GAME = "union_pacific"
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    bots: tuple[str, ...]
+    table_sizes: tuple[int, ...]
+    rounds: int = 1
+    variant: str = "standard"
+    concurrency: int = 2
+    decision_ms: int = 1000
+    bank_ms: int = 10_000
+    max_faults: int = 3
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["bots"] = list(self.bots)
+        data["table_sizes"] = list(self.table_sizes)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "TournamentConfig":
+        try:
+            return cls(bots=tuple(data["bots"]), table_sizes=tuple(int(k) for k in data["table_sizes"]),
+                       rounds=int(data["rounds"]), variant=str(data["variant"]),
+                       concurrency=int(data["concurrency"]), decision_ms=int(data["decision_ms"]),
+                       bank_ms=int(data["bank_ms"]), max_faults=int(data["max_faults"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UserError(f"the stored tournament configuration is unusable ({exc!r})") from None
+
+    def match_config(self) -> MatchConfig:
+        return MatchConfig(clocks=Clocks(decision_ms=self.decision_ms, bank_ms=self.bank_ms),
+                           max_faults=self.max_faults)
+
+
+def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
+                 on_register: Callable[[str], None] | None = None) -> list[BotRow]:
+    """Registered names stay as they are; a manifest path (or folder) not yet registered
+    is checked and registered first."""
+    rows: list[BotRow] = []
+    for entry in entries:
+        try:
+            row = store.get_bot(entry)
+        except UnknownBotError:
+            path = Path(entry)
+            if not (path.exists() or ":" in entry):
+                raise UserError(f"no bot named {entry!r} is registered, and it is not a manifest path "
+                                "(see 'arena bot list', or pass a bot.toml)") from None
+            existing = _registered_by_path(store, path)
+            if existing is not None:
+                row = existing
+            else:
+                if on_register:
+                    on_register(entry)
+                row, _ = register_bot(store, entry, log_dir=log_dir)
+        if row.removed:
+            raise UserError(f"bot {row.name!r} was removed; it cannot enter a new tournament")
+        if row.name in {r.name for r in rows}:
+            raise UserError(f"bot {row.name!r} is entered twice")
+        rows.append(row)
+    return rows
+
+
+def _registered_by_path(store: Store, path: Path) -> BotRow | None:
+    manifest = (path / "bot.toml") if path.is_dir() else path
+    try:
+        target = manifest.resolve()
+    except OSError:
+        return None
+    for row in store.list_bots():
+        if row.manifest_path is not None and Path(row.manifest_path).resolve() == target:
+            return row
+    return None
+
+
+def schedule_of(config: TournamentConfig, seed: int) -> list[Pairing]:
+    try:
+        return generate_schedule(list(config.bots), list(config.table_sizes), config.rounds, seed, config.variant)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def create_tournament(store: Store, config: TournamentConfig, seed: int) -> int:
+    schedule_of(config, seed)  # refuse a configuration that has no valid schedule
+    if config.concurrency < 1:
+        raise UserError(f"--concurrency must be at least 1, got {config.concurrency}")
+    return store.create_tournament(GAME, config.to_json(), seed)
+
+
+def pending(store: Store, tournament_id: int) -> tuple[TournamentConfig, list[Pairing], list[Pairing]]:
+    """The configuration, the whole schedule and what is left of it."""
+    row = store.get_tournament(tournament_id)
+    config = TournamentConfig.from_json(row.config)
+    schedule = schedule_of(config, row.seed)
+    done = store.stored_schedule_indexes(tournament_id)
+    return config, schedule, [p for p in schedule if p.index not in done]
+
+
+def match_id(tournament_id: int, pairing: Pairing) -> str:
+    """Stable per (tournament, schedule index), unique across databases."""
+    return f"t{tournament_id}-m{pairing.index:05d}-{uuid.uuid4().hex[:8]}"
+
+
+def run_tournament(
+    store: Store,
+    tournament_id: int,
+    *,
+    concurrency: int | None = None,
+    log_dir: Path = Path("arena-data/logs"),
+    on_start: Callable[[int, int], None] | None = None,
+    on_done: Callable[[Outcome[MatchRecord]], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> ExecutionSummary:
+    """Play what is left of a tournament's schedule and store each match as it ends.
+
+    ``on_start(total, already_stored)`` is called once before the first match.
+    The tournament ends ``finished`` when its whole schedule is stored, else
+    ``interrupted`` (resume it with the same call).
+    """
+    config, schedule, todo = pending(store, tournament_id)
+    rows = {name: store.get_bot(name) for name in config.bots}
+    specs = {name: spec_for(row) for name, row in rows.items()}
+    match_config = config.match_config()
+    if on_start:
+        on_start(len(schedule), len(schedule) - len(todo))
+    store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
+    summary = ExecutionSummary(scheduled=0)
+    try:
+        with BotPool(log_dir=log_dir) as pool:
+            def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:
+                return run_match(pool, [specs[name] for name in pairing.seats], seed=pairing.seed,
+                                 variant=pairing.variant, match_id=match_id(tournament_id, pairing),
+                                 names=list(pairing.seats), config=match_config, cancel=cancel_event)
+
+            def record(pairing: Pairing, rec: MatchRecord) -> None:
+                try:
+                    store.record_match(tournament_id, pairing.index, pairing.round, rec)
+                except AlreadyRecorded:
+                    raise AlreadyStored() from None
+
+            summary = trio.run(lambda: execute(
+                todo, play, record, concurrency=concurrency or config.concurrency, cancel=cancel,
+                on_done=on_done, is_cancellation=lambda exc: isinstance(exc, MatchCancelled)))
+    finally:
+        done = store.stored_schedule_indexes(tournament_id)
+        status = TournamentStatus.FINISHED if len(done) == len(schedule) else TournamentStatus.INTERRUPTED
+        store.set_tournament_status(tournament_id, status)
+    return summary
