@@ -22,6 +22,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--seed", type=int, default=0)
     e.set_defaults(func=run_engine)
 
+    h = bsub.add_parser("host", help="decision round trip over gRPC vs in-process; whole matches",
+                        description="The decision round trip over gRPC (p50, p99 in microseconds) with the Python "
+                                    "random sample bot next to the same decision in-process, and a whole 4-player "
+                                    "match with four Python random bots over gRPC next to the same match in-process.")
+    h.add_argument("--decisions", type=int, default=2000, help="decisions to time (default 2000)")
+    h.add_argument("--matches", type=int, default=5, help="whole matches to time (default 5)")
+    h.set_defaults(func=run_host)
+
+    t = bsub.add_parser("tournament", help="matches per minute at concurrency 1, 2 and 4",
+                        description="Four Python random bots in 4-player tables (a real tournament on a temporary "
+                                    "SQLite file) at each concurrency: matches per minute, and the CPU time of the "
+                                    "engine, the host and the bots as a share of wall time.")
+    t.add_argument("--rounds", type=int, default=3, help="rounds of 4 matches per concurrency (default 3)")
+    t.add_argument("--concurrency", default="1,2,4", help="concurrencies to measure (default 1,2,4)")
+    t.set_defaults(func=run_tournament_bench)
+
 
 def run_engine(args: argparse.Namespace) -> int:
     if args.games < 1:
@@ -36,5 +52,46 @@ def run_engine(args: argparse.Namespace) -> int:
             f = bench_engine(game, players, args.games, args.seed)
             table.add_row(str(players), f"{f.median_ms:.2f}", f"{f.games_per_s:.0f}", f"{f.decisions_per_s:,.0f}",
                           f"{f.decisions_per_game:.0f}")
+    console.print(table)
+    return 0
+
+
+def run_host(args: argparse.Namespace) -> int:
+    from arena.bench.host import bench_host
+
+    console = Console()
+    with console.status("timing decisions and matches over gRPC..."):
+        f = bench_host(decisions=args.decisions, matches=args.matches)
+    table = Table(title=f"host: {f.decisions} decisions with the Python random bot")
+    for col in ("", "p50", "p99"):
+        table.add_column(col, justify="right" if col else "left")
+    table.add_row("decision over gRPC (observation, encode, Decide, reply)", f"{f.grpc_p50_us:,.0f} µs",
+                  f"{f.grpc_p99_us:,.0f} µs")
+    table.add_row("  of which the Decide call alone", f"{f.transport_p50_us:,.0f} µs", f"{f.transport_p99_us:,.0f} µs")
+    table.add_row("same decision in-process", f"{f.local_p50_us:,.0f} µs", f"{f.local_p99_us:,.0f} µs")
+    console.print(table)
+    console.print(f"whole {f.match_players}-player match (median of {f.matches}): {f.match_grpc_ms:,.0f} ms over gRPC "
+                  f"with {f.match_players} bot processes, {f.match_local_ms:,.1f} ms in-process")
+    return 0
+
+
+def run_tournament_bench(args: argparse.Namespace) -> int:
+    from arena.bench.tournament import bench_tournament
+
+    try:
+        levels = [int(x) for x in args.concurrency.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"--concurrency takes numbers like 1,2,4, got {args.concurrency!r}") from None
+    if not levels or min(levels) < 1 or args.rounds < 1:
+        raise UserError("--concurrency values and --rounds must be at least 1")
+    console = Console()
+    table = Table(title="tournament: four Python random bots, 4-player tables",
+                  caption="shares: CPU seconds per wall second (two cores: they may sum past 100 %)")
+    for col in ("concurrency", "matches", "wall s", "matches/min", "engine", "host", "bots"):
+        table.add_column(col, justify="right")
+    with console.status("running benchmark tournaments..."):
+        for f in bench_tournament(levels, rounds=args.rounds):
+            table.add_row(str(f.concurrency), str(f.matches), f"{f.wall_s:.1f}", f"{f.matches_per_min:.0f}",
+                          f"{f.engine_share:.0%}", f"{f.host_share:.0%}", f"{f.bots_share:.0%}")
     console.print(table)
     return 0
