@@ -14,6 +14,7 @@ from typing import Callable
 from arena.errors import UserError
 from arena.host.check import CheckReport, CheckStep, check_bot
 from arena.host.manifest import BotSpec, ManifestError, load_manifest, parse_bot_spec
+from leaderboard.errors import UnknownBotError
 from leaderboard.rows import BotRow
 from leaderboard.store import Store
 
@@ -77,6 +78,15 @@ def register_bot(
 ) -> tuple[BotRow, CheckReport | None]:
     """Check a bot and store it; a bot that fails the check is refused with the reason."""
     spec = parse_spec(text)
+    if spec.manifest is not None:  # refuse a taken name before the (slow) check
+        try:
+            taken = store.get_bot(spec.manifest.name)
+        except UnknownBotError:
+            pass
+        else:
+            raise UserError(f"a bot named {taken.name!r} is already registered"
+                            + (" (removed: the name stays taken)" if taken.removed else "")
+                            + "; give the new bot another name in its bot.toml")
     report: CheckReport | None = None
     if check:
         report = check_bot(spec, log_dir=log_dir, progress=progress)

@@ -38,6 +38,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--concurrency", default="1,2,4", help="concurrencies to measure (default 1,2,4)")
     t.set_defaults(func=run_tournament_bench)
 
+    g = bsub.add_parser("greedy", help="the greedy sample bot's win rate against random players",
+                        description="The greedy sample bot against random players, in-process but with every "
+                                    "decision passed through the protocol codec as the SDK would: wins (a shared "
+                                    "first place counts), 95% interval, mean place and mean lead, per table size.")
+    g.add_argument("--players", default="2,3,4", help="table sizes (default 2,3,4)")
+    g.add_argument("--matches", type=int, default=200, help="matches per table size (default 200)")
+    g.add_argument("--seed", type=int, default=0)
+    g.set_defaults(func=run_greedy)
+
 
 def run_engine(args: argparse.Namespace) -> int:
     if args.games < 1:
@@ -93,5 +102,28 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
         for f in bench_tournament(levels, rounds=args.rounds):
             table.add_row(str(f.concurrency), str(f.matches), f"{f.wall_s:.1f}", f"{f.matches_per_min:.0f}",
                           f"{f.engine_share:.0%}", f"{f.host_share:.0%}", f"{f.bots_share:.0%}")
+    console.print(table)
+    return 0
+
+
+def run_greedy(args: argparse.Namespace) -> int:
+    from arena.bench.greedy import bench_greedy
+
+    try:
+        sizes = [int(x) for x in args.players.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"--players takes numbers like 2,3,4, got {args.players!r}") from None
+    if not sizes or not all(2 <= k <= 6 for k in sizes) or args.matches < 1:
+        raise UserError("--players must be table sizes 2-6 and --matches at least 1")
+    console = Console()
+    table = Table(title=f"greedy bot vs random players, {args.matches} matches per table size (greedy seat rotating)")
+    for col in ("players", "wins", "win rate", "95% interval", "mean place", "mean lead"):
+        table.add_column(col, justify="right")
+    with console.status("playing..."):
+        for k in sizes:
+            f = bench_greedy(k, args.matches, args.seed)
+            low, high = f.win_rate_interval()
+            table.add_row(str(k), f"{f.wins}/{args.matches}", f"{f.win_rate:.1%}", f"{low:.1%}-{high:.1%}",
+                          f"{f.mean_place:.2f}", f"{f.mean_margin:+.1f}")
     console.print(table)
     return 0

@@ -17,6 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bot", help="check and manage bots", description="Check and manage bots.")
     bot_sub = p.add_subparsers(dest="bot_command", metavar="ACTION", required=True)
     register_check(bot_sub)
+    register_store_commands(bot_sub)
 
 
 def register_check(bot_sub: argparse._SubParsersAction) -> None:
@@ -30,8 +31,8 @@ def register_check(bot_sub: argparse._SubParsersAction) -> None:
     c.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
     c.add_argument("--bank-ms", type=int, default=10_000, metavar="N", help="time bank per match (default 10000)")
     c.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
-    c.add_argument("--logs", type=Path, default=Path("logs/check"), metavar="DIR",
-                   help="where the bot's stderr log goes (default: logs/check/)")
+    c.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
+                   help="where the bot's stderr log goes (default: arena-data/logs/check/)")
     c.set_defaults(func=run_check)
 
 
@@ -56,3 +57,96 @@ def run_check(args: argparse.Namespace) -> int:
         return 0
     console.print(f"[bold red]FAIL[/bold red]: {escape(report.bot)} failed step '{escape(failed.name)}'")
     return 1
+
+
+def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
+    from arena.cli.options import add_db_option
+
+    a = bot_sub.add_parser(
+        "add", help="submit a bot: the compliance check, then registration",
+        description="Run the compliance check (as 'arena bot check') and, if it passes, register the bot under "
+                    "the name its manifest (or, for an address, its Describe reply) gives. A bot that fails the "
+                    "check is refused, saying why.")
+    a.add_argument("bot", nargs="?", metavar="MANIFEST", help="bot.toml, or its folder")
+    a.add_argument("--address", metavar="HOST:PORT", help="a bot already running elsewhere, instead of a manifest")
+    a.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
+                   help="where the check's bot log goes (default: arena-data/logs/check/)")
+    add_db_option(a)
+    a.set_defaults(func=run_add)
+
+    ls = bot_sub.add_parser("list", help="the registered bots", description="List the registered bots.")
+    ls.add_argument("--all", action="store_true", help="include removed bots")
+    ls.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_db_option(ls)
+    ls.set_defaults(func=run_list)
+
+    rm = bot_sub.add_parser("remove", help="retire a bot (its matches and ratings stay)",
+                            description="Retire a bot: it can enter no new tournament; its matches and ratings "
+                                        "stay, and its name stays taken.")
+    rm.add_argument("name", metavar="NAME")
+    add_db_option(rm)
+    rm.set_defaults(func=run_remove)
+
+
+def run_add(args: argparse.Namespace) -> int:
+    from arena.cli.options import open_store
+    from arena.registry import register_bot
+
+    if (args.bot is None) == (args.address is None):
+        raise UserError("give a manifest or --address HOST:PORT (one of them)")
+    console = Console(highlight=False)
+    marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
+    with open_store(args) as store:
+        row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs,
+                              progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
+                                                                  f"{escape(step.detail)}"))
+        console.print(f"[bold green]added[/bold green] {escape(row.name)} {escape(row.version)} "
+                      f"({escape(row.language)}) to {store.url}")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    import json
+
+    from rich.table import Table
+
+    from arena.cli.options import open_store
+    from arena.registry import changed_since_registration
+
+    with open_store(args) as store:
+        rows = store.list_bots(include_removed=args.all)
+    if args.json:
+        print(json.dumps([{
+            "name": r.name, "version": r.version, "author": r.author, "language": r.language,
+            "manifest": None if r.manifest_path is None else str(r.manifest_path), "address": r.address,
+            "files_sha256": r.files_sha256, "added_at": r.added_at.isoformat(),
+            "removed_at": None if r.removed_at is None else r.removed_at.isoformat(),
+        } for r in rows], indent=2))
+        return 0
+    from arena.cli.leaderboard_view import make_console
+
+    if not rows:
+        make_console().print("no bots registered yet: 'arena bot add path/to/bot.toml' (or run 'arena demo')")
+        return 0
+    table = Table(title="bots")
+    for col in ("name", "version", "language", "author", "manifest or address", "added"):
+        table.add_column(col)
+    for r in rows:
+        where = r.address or str(r.manifest_path)
+        if not r.removed and changed_since_registration(r):
+            where += " *"
+            table.caption = "* the bot's files changed since it was added"
+        name = r.name + (" (removed)" if r.removed else "")
+        table.add_row(escape(name), escape(r.version), escape(r.language), escape(r.author), escape(where),
+                      r.added_at.strftime("%Y-%m-%d %H:%M"))
+    make_console().print(table)
+    return 0
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    from arena.cli.options import open_store
+
+    with open_store(args) as store:
+        row = store.remove_bot(args.name)
+    Console(highlight=False).print(f"removed {escape(row.name)}: its matches and ratings stay")
+    return 0

@@ -39,8 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                                          "(default 3)")
     p.add_argument("--ready-s", type=float, default=10.0, metavar="S",
                    help="how long a bot may take to start (default 10)")
-    p.add_argument("--logs", type=Path, default=Path("logs"), metavar="DIR",
-                   help="where the bots' stderr logs go (default: logs/)")
+    p.add_argument("--logs", type=Path, default=Path("arena-data/logs"), metavar="DIR",
+                   help="where the bots' stderr logs go (default: arena-data/logs/)")
     p.set_defaults(func=run)
 
 
