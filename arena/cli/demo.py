@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Node.js bot when Node is installed), runs a round robin at table sizes 2 (with "
                                    "the imaginary shareholder), 3 and 4, and prints the leaderboard.")
     p.add_argument("--players", default="2,3,4", help="table sizes (default 2,3,4)")
-    p.add_argument("--rounds", type=int, default=1, help="rounds (default 1)")
+    p.add_argument("--rounds", type=int, default=2, help="rounds (default 2)")
     p.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
     p.add_argument("--seed", type=int, default=2026, help="tournament seed (default 2026)")
     p.add_argument("--no-node", action="store_true", help="leave the Node.js bot out")
