@@ -37,6 +37,8 @@ class HostFigures:
     grpc_p99_us: float
     transport_p50_us: float  # the Decide call alone
     transport_p99_us: float
+    host_p50_us: float  # the host's own work before sending: legal actions, observation, encoding
+    host_p99_us: float
     local_p50_us: float  # legal actions + RandomPolicy, in-process
     local_p99_us: float
     match_players: int
@@ -58,6 +60,7 @@ def bench_host(manifest: str | Path = RANDOM_SAMPLE, *, decisions: int = 2000, m
     clocks = Clocks(decision_ms=10_000, bank_ms=0)
     grpc_times: list[float] = []
     wire_times: list[float] = []
+    host_times: list[float] = []
     local_times: list[float] = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-host-") as tmp:
         with BotPool(log_dir=Path(tmp) / "logs") as pool:
@@ -90,6 +93,7 @@ def bench_host(manifest: str | Path = RANDOM_SAMPLE, *, decisions: int = 2000, m
                     local_times.append(t1 - t0)
                     grpc_times.append(t3 - t1)
                     wire_times.append(t3 - t2)
+                    host_times.append(t2 - t1)
                     state.apply_action(seat, legal[decision.index])
                 game_no += 1
 
@@ -120,6 +124,7 @@ def bench_host(manifest: str | Path = RANDOM_SAMPLE, *, decisions: int = 2000, m
         decisions=len(grpc_times),
         grpc_p50_us=_percentile(grpc_times, 0.5) * us, grpc_p99_us=_percentile(grpc_times, 0.99) * us,
         transport_p50_us=_percentile(wire_times, 0.5) * us, transport_p99_us=_percentile(wire_times, 0.99) * us,
+        host_p50_us=_percentile(host_times, 0.5) * us, host_p99_us=_percentile(host_times, 0.99) * us,
         local_p50_us=_percentile(local_times, 0.5) * us, local_p99_us=_percentile(local_times, 0.99) * us,
         match_players=players, matches=matches,
         match_grpc_ms=statistics.median(grpc_matches) * 1000, match_local_ms=statistics.median(local_matches) * 1000,

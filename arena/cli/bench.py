@@ -77,6 +77,8 @@ def run_host(args: argparse.Namespace) -> int:
     table.add_row("decision over gRPC (observation, encode, Decide, reply)", f"{f.grpc_p50_us:,.0f} µs",
                   f"{f.grpc_p99_us:,.0f} µs")
     table.add_row("  of which the Decide call alone", f"{f.transport_p50_us:,.0f} µs", f"{f.transport_p99_us:,.0f} µs")
+    table.add_row("  of which the host's own work (legal actions, observation, encoding)", f"{f.host_p50_us:,.0f} µs",
+                  f"{f.host_p99_us:,.0f} µs")
     table.add_row("same decision in-process", f"{f.local_p50_us:,.0f} µs", f"{f.local_p99_us:,.0f} µs")
     console.print(table)
     console.print(f"whole {f.match_players}-player match (median of {f.matches}): {f.match_grpc_ms:,.0f} ms over gRPC "
