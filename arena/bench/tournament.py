@@ -63,7 +63,7 @@ def _engine_seconds(store: Store, tournament_id: int) -> float:
     return total
 
 
-def bench_tournament(concurrencies: Sequence[int] = (1, 2, 4), rounds: int = 3, seed: int = 0) -> list[TournamentFigures]:
+def bench_tournament(concurrencies: Sequence[int] = (1, 2, 4), rounds: int = 8, seed: int = 0) -> list[TournamentFigures]:
     figures = []
     for concurrency in concurrencies:
         with tempfile.TemporaryDirectory(prefix="arena-bench-tournament-") as tmp:

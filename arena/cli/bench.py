@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         description="Four Python random bots in 4-player tables (a real tournament on a temporary "
                                     "SQLite file) at each concurrency: matches per minute, and the CPU time of the "
                                     "engine, the host and the bots as a share of wall time.")
-    t.add_argument("--rounds", type=int, default=3, help="rounds of 4 matches per concurrency (default 3)")
+    t.add_argument("--rounds", type=int, default=8, help="rounds of 4 matches per concurrency (default 8)")
     t.add_argument("--concurrency", default="1,2,4", help="concurrencies to measure (default 1,2,4)")
     t.set_defaults(func=run_tournament_bench)
 
@@ -97,7 +97,8 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
         raise UserError("--concurrency values and --rounds must be at least 1")
     console = Console()
     table = Table(title="tournament: four Python random bots, 4-player tables",
-                  caption="shares: CPU seconds per wall second (two cores: they may sum past 100 %)")
+                  caption="wall time includes starting the four bot processes; shares: CPU seconds per wall "
+                          "second (two cores: they may sum past 100 %)")
     for col in ("concurrency", "matches", "wall s", "matches/min", "engine", "host", "bots"):
         table.add_column(col, justify="right")
     with console.status("running benchmark tournaments..."):
