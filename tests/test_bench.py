@@ -1,0 +1,27 @@
+"""The benchmarks run and report sane figures (speed itself is printed by `arena bench`, never asserted)."""
+
+from __future__ import annotations
+
+from arena.bench.engine import bench_engine
+from arena.bench.tournament import bench_tournament
+from arena.cli.main import main
+from arena.games.union_pacific import default_game
+
+
+def test_bench_engine_counts_games_and_decisions() -> None:
+    f = bench_engine(default_game(), players=3, games=5, seed=1)
+    assert f.games == 5 and f.decisions_per_game > 50
+    assert f.games_per_s > 0 and f.decisions_per_s > f.games_per_s and f.median_ms > 0
+
+
+def test_bench_tournament_plays_a_real_tournament() -> None:
+    (f,) = bench_tournament((2,), rounds=1)
+    assert f.concurrency == 2 and f.matches == 4  # C(4,4) * 4 rotations
+    assert f.matches_per_min > 0 and f.wall_s > 0
+    assert f.engine_share > 0 and f.host_share >= 0 and f.bots_share > 0  # every part measured
+
+
+def test_bench_engine_command_prints_every_table_size(capsys) -> None:
+    assert main(["bench", "engine", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"│       {k} │" in out for k in range(2, 7))
