@@ -6,7 +6,6 @@ import contextlib
 import os
 import random
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from arena.host import codec
 from arena.protocol import PROTOCOL_VERSION, REPO_ROOT
 from arena.records import MatchTermination
+from arena.host.process import free_port
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 BOT_DIR = REPO_ROOT / "sample_bots" / "node"
@@ -45,12 +45,6 @@ TINY_BOARD = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class NodeBot:
     """A running bot process, its stub, and its captured output."""
 
@@ -62,7 +56,7 @@ class NodeBot:
 
 @contextlib.contextmanager
 def node_bot(tmp_path: Path) -> Iterator[NodeBot]:
-    port = _free_port()
+    port = free_port()
     stderr_path = tmp_path / "bot.stderr"
     with open(stderr_path, "wb") as stderr:
         process = subprocess.Popen(

@@ -22,6 +22,7 @@ from arena.host import codec
 from arena.protocol import PROTOCOL_VERSION, REPO_ROOT
 from arena.records import MatchTermination
 from arena.sdk import Bot, LegalActions, Match, MatchResult, ServeError, make_server
+from arena.host.process import free_port
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 RANDOM_BOT = REPO_ROOT / "sample_bots" / "python" / "random_bot"
@@ -29,12 +30,6 @@ GREEDY_BOT = REPO_ROOT / "sample_bots" / "python" / "greedy_bot"
 # Reconnect quickly while the bot starts, instead of gRPC's default back-off of a second and more.
 CHANNEL_OPTIONS = [("grpc.initial_reconnect_backoff_ms", 50), ("grpc.max_reconnect_backoff_ms", 200),
                    ("grpc.min_reconnect_backoff_ms", 50)]
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class BotProcess:
@@ -62,7 +57,7 @@ def _wait_ready(stub: bot_pb2_grpc.BotStub, process: subprocess.Popen[bytes], st
 @contextlib.contextmanager
 def bot_process(tmp_path: Path, folder: Path = RANDOM_BOT, *, via_env: bool = False) -> Iterator[BotProcess]:
     """``sys.executable bot.py --port N`` in the bot's folder, stdin a pipe (as the host runs it)."""
-    port = _free_port()
+    port = free_port()
     stderr_path = tmp_path / f"{folder.name}-{port}.stderr"
     command = [sys.executable, "bot.py"] + ([] if via_env else ["--port", str(port)])
     env = {**os.environ, "ARENA_BOT_PORT": str(port)} if via_env else {
@@ -263,7 +258,7 @@ class Recorder(Bot):
 
 @contextlib.contextmanager
 def in_process(bot: Bot) -> Iterator[bot_pb2_grpc.BotStub]:
-    port = _free_port()
+    port = free_port()
     server = make_server(bot, port)
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as channel:
@@ -404,13 +399,13 @@ def test_make_server_checks_the_bot() -> None:
         name = "undecided"
 
     with pytest.raises(ServeError, match="name must be a non-empty string"):
-        make_server(Nameless(), _free_port())
+        make_server(Nameless(), free_port())
     with pytest.raises(ServeError, match="does not define decide"):
-        make_server(Undecided(), _free_port())
+        make_server(Undecided(), free_port())
 
 
 def test_make_server_refuses_a_port_in_use() -> None:
-    port = _free_port()
+    port = free_port()
     first = make_server(Recorder(), port)
     try:
         with pytest.raises(ServeError, match=f"cannot listen on 127.0.0.1:{port}"):
