@@ -19,27 +19,29 @@ UP_TABLE: tuple[tuple[int, ...], ...] = (
 
 def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
     """Pay one company's dividend of value V = trains on the board + 1 (§7.3)."""
-    n = len(holdings)
-    paid = [0] * n
-    top = max(holdings, default=0)
+    top = second = 0  # the highest and second-highest share counts
+    for h in holdings:
+        if h > top:
+            top, second = h, top
+        elif top > h > second:
+            second = h
+    paid = [0] * len(holdings)
     if top <= 0:  # nobody invested
         return paid
     half = value // 2
-    leaders = [i for i in range(n) if holdings[i] == top]
+    leaders = [i for i, h in enumerate(holdings) if h == top]
     if len(leaders) > 1:  # tied for most: they share both amounts
         each = (value + half) // len(leaders)
         for i in leaders:
             paid[i] = each
-        return paid
-    second = max((h for h in holdings if h < top), default=0)
-    if second <= 0:  # one shareholder only
+    elif second <= 0:  # one shareholder only
         paid[leaders[0]] = value + half
-        return paid
-    paid[leaders[0]] = value  # one leader; the second-highest count shares the half
-    seconds = [i for i in range(n) if holdings[i] == second]
-    each = half // len(seconds)
-    for i in seconds:
-        paid[i] = each
+    else:  # one leader; the second-highest count shares the half
+        paid[leaders[0]] = value
+        seconds = [i for i, h in enumerate(holdings) if h == second]
+        each = half // len(seconds)
+        for i in seconds:
+            paid[i] = each
     return paid
 
 

@@ -48,6 +48,9 @@ PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
 
 VARIANTS = ("standard", "pro")
 
+#: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
+PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
+
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
     """Fisher-Yates on ``rng.random()`` alone, whose sequence Python guarantees
@@ -623,31 +626,28 @@ class UnionPacificState:
     def _pay(self, number: int) -> None:
         if self.n == 2 and number == 3:
             self._create_imaginary()
-        rows = list(self.invested)
-        names = [str(s) for s in range(self.n)]
-        if self.imaginary is not None:
-            rows.append(self.imaginary)
-            names.append(IMAGINARY)
+        rows = self.invested if self.imaginary is None else self.invested + [self.imaginary]
+        names = PARTICIPANTS[len(rows)] if self.imaginary is None else PARTICIPANTS[self.n] + (IMAGINARY,)
         gains = [0] * len(rows)
         companies = []
-        for c in range(NUM_COMPANIES):
-            value = self.trains_on_board[c] + 1
-            holdings = [row[c] for row in rows]
-            paid = company_payout(value, holdings)
-            companies.append({
-                "company": COMPANIES[c],
-                "value": value,
-                "holdings": {names[i]: h for i, h in enumerate(holdings) if h},
-                "payouts": {names[i]: p for i, p in enumerate(paid) if holdings[i]},
-            })
-            for i, p in enumerate(paid):
-                gains[i] += p
-        holdings = [row[UP] for row in rows]
-        paid = union_pacific_payout(number, holdings)
-        for i, p in enumerate(paid):
-            gains[i] += p
+        for c, holdings in enumerate(zip(*rows)):  # holdings: each participant's shares of company c
+            if c == UP:
+                paid = union_pacific_payout(number, holdings)
+            else:
+                value = self.trains_on_board[c] + 1
+                paid = company_payout(value, holdings)
+            shareholders = [i for i, h in enumerate(holdings) if h]
+            entry = {"holdings": {names[i]: holdings[i] for i in shareholders},
+                     "payouts": {names[i]: paid[i] for i in shareholders}}
+            if c == UP:
+                union_pacific = entry
+            else:
+                companies.append({"company": COMPANIES[c], "value": value, **entry})
+            for i in shareholders:
+                gains[i] += paid[i]
+        cash = self.cash
         for i in range(self.n):
-            self.cash[i] += gains[i]
+            cash[i] += gains[i]
         if self.imaginary is not None:
             self.imaginary_cash += gains[self.n]
         self.dividends_paid = number
@@ -655,11 +655,8 @@ class UnionPacificState:
             "type": "dividend",
             "number": number,
             "companies": companies,
-            "union_pacific": {
-                "holdings": {names[i]: h for i, h in enumerate(holdings) if h},
-                "payouts": {names[i]: p for i, p in enumerate(paid) if holdings[i]},
-            },
-            "cash": {names[i]: (self.cash[i] if i < self.n else self.imaginary_cash) for i in range(len(rows))},
+            "union_pacific": union_pacific,
+            "cash": {names[i]: (cash[i] if i < self.n else self.imaginary_cash) for i in range(len(rows))},
         })
         if number >= self.end_at:
             self._finish(self.termination or Termination.NORMAL)
