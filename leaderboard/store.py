@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from sqlalchemy import Engine, and_, case, delete, func, insert, or_, true
 from sqlalchemy import select as sa_select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, SQLModel, col, select
 
@@ -90,7 +90,7 @@ class Store:
         engine = create_db_engine(resolve_db_url(url))
         try:
             SQLModel.metadata.create_all(engine, tables=_TABLES)
-        except OperationalError as exc:
+        except DatabaseError as exc:  # OperationalError included: unreachable, or not a database
             engine.dispose()
             raise StoreError(
                 f"cannot open the database {engine.url.render_as_string(hide_password=True)}: "

@@ -790,3 +790,12 @@ def test_corrupt_replay_is_a_clear_error_and_the_row_stays(
     # everything that does not need the replay still works
     assert [m.id for m in store.list_matches()] == ["m-corrupt"]
     assert store.rated_matches()[0].places == {"alpha": 1, "beta": 2, "gamma": 3}
+
+
+def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite"
+    path.write_bytes(b"my precious notes, not a database\n" * 10)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="file is not a database"):
+        Store.open(str(path))
+    assert path.read_bytes() == before
