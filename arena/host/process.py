@@ -291,7 +291,7 @@ class BotPool:
     Use as a context manager (or call :meth:`close`): every process is stopped.
     """
 
-    def __init__(self, *, log_dir: str | Path = "logs", ready_timeout: float = 10.0, stop_timeout: float = 3.0,
+    def __init__(self, *, log_dir: str | Path = "arena-data/logs", ready_timeout: float = 10.0, stop_timeout: float = 3.0,
                  max_message_bytes: int = MAX_MESSAGE_BYTES, max_start_failures: int = 2) -> None:
         self.log_dir = Path(log_dir)
         self.ready_timeout = ready_timeout
