@@ -1,0 +1,71 @@
+"""One conformance suite that every sample bot, in any language, must pass (in the
+manner of PettingZoo's api_test): the compliance check, an honest Describe, and a
+whole match in which the bot holds every seat, over real gRPC, with zero faults."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.host.check import check_bot
+from arena.host.clock import Clocks
+from arena.host.manifest import BotSpec, load_manifest
+from arena.host.match import MatchConfig, run_match
+from arena.host.process import BotPool
+from arena.records import MatchTermination
+
+ROOT = Path(__file__).resolve().parents[1]
+MANIFESTS = sorted((ROOT / "sample_bots").rglob("bot.toml"))
+IDS = [m.parent.relative_to(ROOT / "sample_bots").as_posix() for m in MANIFESTS]
+
+
+def _runnable(manifest: Path) -> None:
+    """Skip a bot whose toolchain is missing here (never in CI, where it must be there)."""
+    m = load_manifest(manifest)
+    missing = None
+    if m.language == "javascript":
+        if shutil.which("node") is None:
+            missing = "Node.js is not installed"
+        elif not (m.working_dir / "node_modules").is_dir():
+            missing = f"run `npm ci` in {m.working_dir}"
+    if missing:
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"{manifest}: {missing}, and CI must run every sample bot")
+        pytest.skip(missing)
+
+
+def test_every_language_is_covered() -> None:
+    languages = {load_manifest(m).language for m in MANIFESTS}
+    assert {"python", "javascript"} <= languages
+    assert len(MANIFESTS) >= 4
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS, ids=IDS)
+def test_sample_bot_passes_the_compliance_check(manifest: Path, tmp_path: Path) -> None:
+    _runnable(manifest)
+    report = check_bot(str(manifest), log_dir=tmp_path / "logs")
+    assert report.passed, f"{report.failed}"
+    described = report.describe or {}
+    m = load_manifest(manifest)
+    assert described.get("name") == m.name and described.get("version") == m.version
+    assert "union_pacific" in described.get("games", [])
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS, ids=IDS)
+@pytest.mark.parametrize("players", [2, 5])
+def test_sample_bot_plays_every_seat_of_a_match_without_a_fault(manifest: Path, players: int,
+                                                                 tmp_path: Path) -> None:
+    _runnable(manifest)
+    spec = BotSpec(manifest=load_manifest(manifest))
+    with BotPool(log_dir=tmp_path / "logs") as pool:
+        record = run_match(pool, [spec] * players, seed=41 + players, match_id=f"conformance-{players}",
+                           names=[f"seat-{s}" for s in range(players)],
+                           config=MatchConfig(clocks=Clocks(decision_ms=2000, bank_ms=10_000)))
+    assert record.termination in (MatchTermination.NORMAL, MatchTermination.STALEMATE)
+    assert [s.faults for s in record.seats] == [()] * players
+    assert not any(s.forfeited for s in record.seats)
+    assert record.replay["result"]["cash"] == {**{str(s.seat): s.cash for s in record.seats},
+                                               **({"imaginary": record.imaginary["cash"]} if players == 2 else {})}
