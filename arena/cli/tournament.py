@@ -44,13 +44,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="a registered bot name, or a bot.toml (or its folder) to check and register; repeat")
     run.add_argument("--players", type=_table_sizes, default=(4,), metavar="K[,K...]",
                      help="table sizes, 2-6 (2: the imaginary-shareholder game); default 4")
-    run.add_argument("--rounds", type=int, default=1, help="repeat the whole schedule R times (default 1)")
-    run.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
-    run.add_argument("--seed", type=int, default=1, help="tournament seed: the schedule's deck seeds (default 1)")
-    run.add_argument("--variant", choices=("standard", "pro"), default="standard")
-    run.add_argument("--decision-ms", type=int, default=1000, help="time per decision (default 1000 ms)")
-    run.add_argument("--bank-ms", type=int, default=10_000, help="time bank per match (default 10000 ms)")
-    run.add_argument("--max-faults", type=int, default=3, help="faults before a seat forfeits (default 3)")
+    run.add_argument("--rounds", type=int, default=1, metavar="R", help="repeat the whole schedule R times (default 1)")
+    run.add_argument("--concurrency", type=int, default=2, metavar="C", help="matches at once (default 2)")
+    run.add_argument("--seed", type=int, default=1, metavar="S", help="tournament seed: the schedule's deck seeds (default 1)")
+    run.add_argument("--variant", choices=("standard", "pro"), default="standard",
+                     help="share deck set-up: standard, or pro (a dividend card in each quarter)")
+    run.add_argument("--decision-ms", type=int, default=1000, metavar="MS", help="time per decision (default 1000 ms)")
+    run.add_argument("--bank-ms", type=int, default=10_000, metavar="MS", help="time bank per match (default 10000 ms)")
+    run.add_argument("--max-faults", type=int, default=3, metavar="N", help="faults before a seat forfeits (default 3)")
     _common_run_options(run)
     run.set_defaults(func=cmd_run)
 
@@ -58,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                              description="Play the schedule minus the stored matches (after Ctrl-C, a crash or "
                                          "kill -9): nothing lost, nothing counted twice.")
     resume.add_argument("id", type=int, metavar="ID")
-    resume.add_argument("--concurrency", type=int, default=None, help="matches at once (default: as created)")
+    resume.add_argument("--concurrency", type=int, default=None, metavar="C", help="matches at once (default: as created)")
     _common_run_options(resume)
     resume.set_defaults(func=cmd_resume)
 
