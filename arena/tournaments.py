@@ -127,7 +127,8 @@ def pending(store: Store, tournament_id: int) -> tuple[TournamentConfig, list[Pa
 
 
 def match_id(tournament_id: int, pairing: Pairing) -> str:
-    """Stable per (tournament, schedule index), unique across databases."""
+    """Names the tournament and the schedule index; the random suffix keeps a replayed
+    match (after a resume) and matches of other databases distinct."""
     return f"t{tournament_id}-m{pairing.index:05d}-{uuid.uuid4().hex[:8]}"
 
 
