@@ -85,8 +85,10 @@ class UnionPacificState:
         self.end_at = 3 if players == 2 else 4
 
         # Board: starting trains (§3.1).
-        # _builds[k][c]: the legal build ids of company c with a card of kind k, sorted,
-        # exact for every company not in _dirty (those whose options changed since);
+        # _builds[k][c]: the legal build ids of company c with a card of kind k, sorted.
+        # Kept exact as the board changes (_add_option, _drop_option) for every company
+        # not in _dirty; a dirty company (at set-up, when its supply runs out) has its
+        # lists recomputed by _refresh_builds before they are read.
         # _flat[k]: their concatenation over the companies, or None until rebuilt.
         self._builds: list[list[list[int]]] = [[[] for _ in range(NUM_COMPANIES)] for _ in range(NUM_CARD_KINDS)]
         self._flat: list[list[int] | None] = [None] * NUM_CARD_KINDS
@@ -170,18 +172,23 @@ class UnionPacificState:
                 i = bisect.bisect_left(frontier, s)
                 if i == len(frontier) or frontier[i] != s:
                     frontier.insert(i, s)
+                    if self.supply[c] and c not in self._dirty:
+                        self._add_option(c, s)
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
-        self._dirty.add(c)
         self.has_train[s] |= 1 << c
         bisect.insort(self.sections_of[c], s)
         self.trains_on_board[c] += 1
         self.supply[c] -= 1
+        if not self.supply[c]:
+            self._dirty.add(c)  # no train left: its build lists become empty at the next refresh
         frontier = self.frontier[c]
         i = bisect.bisect_left(frontier, s)
         if i < len(frontier) and frontier[i] == s:
             del frontier[i]
+            if c not in self._dirty:
+                self._drop_option(c, s)
         self._join_city(c, self.board.section_a[s])
         self._join_city(c, self.board.section_b[s])
 
@@ -264,22 +271,32 @@ class UnionPacificState:
     def _fill(self, s: int) -> None:
         """Section ``s`` has no empty neutral space left: nobody may build there again.
 
-        It leaves every frontier; the companies not about to be refreshed lose its
-        build ids at once.
+        It leaves every frontier, and its build ids leave the companies' lists.
         """
-        t = self.board.section_type[s]
-        block = self.table.build_block
         for c in range(NUM_COMPANIES):
             frontier = self.frontier[c]
             i = bisect.bisect_left(frontier, s)
             if i == len(frontier) or frontier[i] != s:
                 continue
             del frontier[i]
-            if c in self._dirty or not self.supply[c]:
-                continue
-            self._builds[t][c].remove(block[t][c] + s)
-            self._builds[WILD][c].remove(block[WILD][c] + s)
-            self._flat[t] = self._flat[WILD] = None
+            if self.supply[c] and c not in self._dirty:
+                self._drop_option(c, s)
+
+    def _add_option(self, c: int, s: int) -> None:
+        """Company ``c`` may now build on ``s`` (its lists are exact: ``c`` is not dirty)."""
+        block = self.table.build_block
+        t = self.board.section_type[s]
+        bisect.insort(self._builds[t][c], block[t][c] + s)
+        bisect.insort(self._builds[WILD][c], block[WILD][c] + s)
+        self._flat[t] = self._flat[WILD] = None
+
+    def _drop_option(self, c: int, s: int) -> None:
+        """Company ``c`` may no longer build on ``s`` (its lists are exact: ``c`` is not dirty)."""
+        block = self.table.build_block
+        t = self.board.section_type[s]
+        self._builds[t][c].remove(block[t][c] + s)
+        self._builds[WILD][c].remove(block[WILD][c] + s)
+        self._flat[t] = self._flat[WILD] = None
 
     def builds_from_scratch(self) -> list[list[int]]:
         """The legal build ids by card kind, recomputed from the board alone.
