@@ -7,7 +7,6 @@ import os
 import random
 import shutil
 import subprocess
-import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -18,6 +17,7 @@ from arena.host import codec
 from arena.protocol import PROTOCOL_VERSION, REPO_ROOT
 from arena.records import MatchTermination
 from arena.host.process import free_port
+from tests.bot_ready import wait_ready
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 BOT_DIR = REPO_ROOT / "sample_bots" / "node"
@@ -70,15 +70,7 @@ def node_bot(tmp_path: Path) -> Iterator[NodeBot]:
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = bot_pb2_grpc.BotStub(channel)
-            deadline = time.monotonic() + 20
-            while True:  # ready = the first Describe that answers
-                try:
-                    stub.Describe(bot_pb2.DescribeRequest(protocol_version=PROTOCOL_VERSION), timeout=1)
-                    break
-                except grpc.RpcError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        pytest.fail(f"the Node bot never became ready:\n{stderr_path.read_text()}")
-                    time.sleep(0.1)
+            wait_ready(stub, process, stderr_path, limit_s=20)
             yield NodeBot(process, stub, stderr_path)
     finally:
         if process.poll() is None:

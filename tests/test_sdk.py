@@ -23,6 +23,7 @@ from arena.protocol import PROTOCOL_VERSION, REPO_ROOT
 from arena.records import MatchTermination
 from arena.sdk import Bot, LegalActions, Match, MatchResult, ServeError, make_server
 from arena.host.process import free_port
+from tests.bot_ready import wait_ready
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 RANDOM_BOT = REPO_ROOT / "sample_bots" / "python" / "random_bot"
@@ -42,18 +43,6 @@ class BotProcess:
         return self.stderr.read_text()
 
 
-def _wait_ready(stub: bot_pb2_grpc.BotStub, process: subprocess.Popen[bytes], stderr: Path) -> None:
-    deadline = time.monotonic() + 30
-    while True:  # ready = the first Describe that answers
-        try:
-            stub.Describe(bot_pb2.DescribeRequest(protocol_version=PROTOCOL_VERSION), timeout=1)
-            return
-        except grpc.RpcError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the bot never became ready (exit {process.poll()}):\n{stderr.read_text()}")
-            time.sleep(0.05)
-
-
 @contextlib.contextmanager
 def bot_process(tmp_path: Path, folder: Path = RANDOM_BOT, *, via_env: bool = False) -> Iterator[BotProcess]:
     """``sys.executable bot.py --port N`` in the bot's folder, stdin a pipe (as the host runs it)."""
@@ -68,7 +57,7 @@ def bot_process(tmp_path: Path, folder: Path = RANDOM_BOT, *, via_env: bool = Fa
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as channel:
             stub = bot_pb2_grpc.BotStub(channel)
-            _wait_ready(stub, process, stderr_path)
+            wait_ready(stub, process, stderr_path)
             yield BotProcess(process, stub, stderr_path)
     finally:
         if process.poll() is None:

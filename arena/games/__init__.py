@@ -11,7 +11,7 @@ def get_game(name: str) -> Game:
         from arena.games.union_pacific import default_game
 
         return default_game()
-    raise ValueError(f"unknown game {name!r}; Arena knows: union_pacific")
+    raise ValueError(f"unknown game {name!r}; Arena knows: {', '.join(GAMES)}")
 
 
 GAMES = ("union_pacific",)

@@ -251,3 +251,21 @@ def test_a_track_reshuffle_after_cloning_is_the_same_in_both() -> None:
     play_randomly(twin, rng_b)
     assert any(e["type"] == "reshuffle" for e in state.events)
     assert json.dumps(state.events) == json.dumps(twin.events)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_incremental_build_lists_equal_their_definition_after_every_action(players: int) -> None:
+    """The engine's build lists, kept up to date move by move, always equal the ones
+    recomputed from the board alone (builds_from_scratch)."""
+    import random as _random
+
+    from arena.games.union_pacific import default_game
+
+    for seed in range(3):
+        state = default_game().new_state(players, seed)
+        rng = _random.Random(seed)
+        while not state.is_terminal():
+            assert state.build_actions() == state.builds_from_scratch()
+            for seat in state.current_seats():
+                legal = state.legal_actions(seat)
+                state.apply_action(seat, legal[int(rng.random() * len(legal))])
