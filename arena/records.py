@@ -20,6 +20,7 @@ class FaultReason(enum.Enum):
     MALFORMED_REPLY = "malformed_reply"  # a reply that could not be used at all
     PROTOCOL_ERROR = "protocol_error"  # the bot answered with a gRPC error status
     NOT_READY = "not_ready"  # the bot process never became ready
+    OUT_OF_MEMORY = "out_of_memory"  # the kernel killed the bot for going over its memory limit
 
 
 class MatchTermination(enum.Enum):

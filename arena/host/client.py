@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -29,6 +29,14 @@ from arena.v1 import bot_pb2
 MAX_MESSAGE_BYTES = 1 << 20
 
 _SERVICE = "/arena.v1.Bot/"
+
+
+class Gate(Protocol):
+    """Something to enter before a call to a bot and leave after it (see ``FreezeGate``)."""
+
+    def enter(self) -> None: ...
+
+    def leave(self) -> None: ...
 
 
 class BotNotReadyError(RuntimeError):
@@ -49,9 +57,11 @@ def channel_options(max_message_bytes: int = MAX_MESSAGE_BYTES) -> list[tuple[st
 class BotConnection:
     """One gRPC channel to one bot, thread-safe, shared by all of its matches."""
 
-    def __init__(self, address: str, *, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
+    def __init__(self, address: str, *, max_message_bytes: int = MAX_MESSAGE_BYTES, gate: Gate | None = None) -> None:
         self.address = address
         self.max_message_bytes = max_message_bytes
+        #: Thawed around every call, frozen otherwise (a sandboxed bot uses CPU only while asked).
+        self.gate = gate
         self.channel = grpc.insecure_channel(address, options=channel_options(max_message_bytes))
         ch = self.channel
         self._describe = ch.unary_unary(_SERVICE + "Describe", request_serializer=_serialize,
@@ -64,21 +74,41 @@ class BotConnection:
         self._end = ch.unary_unary(_SERVICE + "EndMatch", request_serializer=_serialize,
                                    response_deserializer=bot_pb2.EndMatchReply.FromString)
 
+    def _call(self, method: Callable[..., Any], request: Any, timeout: float) -> Any:
+        gate = self.gate
+        if gate is None:
+            return method(request, timeout=timeout)
+        gate.enter()
+        try:
+            return method(request, timeout=timeout)
+        finally:
+            gate.leave()
+
     def describe(self, timeout: float) -> bot_pb2.DescribeReply:
-        return self._describe(bot_pb2.DescribeRequest(protocol_version=PROTOCOL_VERSION), timeout=timeout)
+        return self._call(self._describe, bot_pb2.DescribeRequest(protocol_version=PROTOCOL_VERSION), timeout)
 
     def start_match(self, request: bot_pb2.StartMatchRequest, timeout: float) -> None:
-        self._start(request, timeout=timeout)
+        self._call(self._start, request, timeout)
 
     def decide(self, payload: bytes, timeout: float) -> bytes:
         """One Decide call with a serialized DecisionRequest; returns the reply's bytes."""
-        return self._decide(payload, timeout=timeout)
+        return self._call(self._decide, payload, timeout)
 
     def decide_future(self, payload: bytes, timeout: float) -> grpc.Future:
-        return self._decide.future(payload, timeout=timeout)
+        gate = self.gate
+        if gate is None:
+            return self._decide.future(payload, timeout=timeout)
+        gate.enter()
+        try:
+            future = self._decide.future(payload, timeout=timeout)
+        except BaseException:
+            gate.leave()
+            raise
+        future.add_done_callback(lambda _f: gate.leave())
+        return future
 
     def end_match(self, request: bot_pb2.EndMatchRequest, timeout: float) -> None:
-        self._end(request, timeout=timeout)
+        self._call(self._end, request, timeout)
 
     def wait_ready(self, limit_s: float, *, alive: Callable[[], bool] | None = None,
                    poll_s: float = 0.05) -> bot_pb2.DescribeReply:

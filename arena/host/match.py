@@ -30,6 +30,7 @@ from arena.host import codec
 from arena.host.client import Decision, SeatClient, encoder_for
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec
+from arena.host.cgroups import open_cgroups
 from arena.host.process import BotHandle, BotPool, BotStartError
 from arena.policies import Policy, RandomPolicy
 from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
@@ -133,16 +134,24 @@ class _Match:
 
     # -- set-up ------------------------------------------------------------------
 
+    def _seat_key(self, s: _Seat) -> str:
+        """Which seats share a process: one per seat with fresh processes, else one per bot."""
+        assert isinstance(s.entry, BotSpec)
+        if self.pool.fresh and s.entry.manifest is not None:
+            return f"{s.entry.key}#{self.match_id}/{s.seat}"
+        return s.entry.key
+
     def connect(self) -> None:
-        specs: dict[str, BotSpec] = {}
+        specs: dict[str, tuple[BotSpec, str | None]] = {}
         for s in self.seats:
             if isinstance(s.entry, BotSpec):
-                specs.setdefault(s.entry.key, s.entry)
+                key = self._seat_key(s)
+                specs.setdefault(key, (s.entry, f"{self.match_id}/{s.seat}" if key != s.entry.key else None))
         results: dict[str, BotHandle | BotStartError] = {}
 
-        def acquire(spec: BotSpec) -> BotHandle | BotStartError:
+        def acquire(item: tuple[BotSpec, str | None]) -> BotHandle | BotStartError:
             try:
-                return self.pool.acquire(spec)
+                return self.pool.acquire(item[0], lease=item[1])
             except BotStartError as exc:
                 return exc
 
@@ -151,12 +160,19 @@ class _Match:
                 for key, result in zip(specs, executor.map(acquire, specs.values())):
                     results[key] = result
         else:
-            results = {key: acquire(spec) for key, spec in specs.items()}
+            results = {key: acquire(item) for key, item in specs.items()}
+        for s in self.seats:
+            if isinstance(s.entry, BotSpec) and not isinstance(results[self._seat_key(s)], BotStartError):
+                s.handle = results[self._seat_key(s)]  # type: ignore[assignment]
+        refused = self.impostors()
         for s in self.seats:
             if not isinstance(s.entry, BotSpec):
                 continue
-            result = results[s.entry.key]
+            result = results[self._seat_key(s)]
+            if s.seat in refused:
+                result = BotStartError(refused[s.seat])
             if isinstance(result, BotStartError):
+                s.handle = None
                 s.faults.append(Fault(s.seat, 0, FaultReason.NOT_READY, _cut(str(result), _DETAIL_CHARS)))
                 s.forfeit = {"seat": s.seat, "decision": 0, "reason": "the bot never became ready"}
                 continue
@@ -168,6 +184,34 @@ class _Match:
         for s in self.seats:
             if s.asks_bot:
                 self.refresh(s)
+
+    def impostors(self) -> dict[int, str]:
+        """Seats whose bot at an address claims a name it may not use: another seat's bot's
+        name, or not the name it was entered under."""
+        refused: dict[int, str] = {}
+        by_name: dict[str, str] = {}
+        for s in self.seats:
+            if s.handle is not None and s.handle.process is not None:
+                by_name.setdefault(s.handle.name, s.handle.spec.key)
+        for s in self.seats:
+            handle = s.handle
+            if handle is None or handle.process is not None:
+                continue
+            claimed = handle.describe.name
+            expected = self.names[s.seat] if self.names is not None else None
+            if expected is not None and claimed != expected:
+                refused[s.seat] = (f"the bot at {handle.spec.address} calls itself {claimed!r} in Describe, "
+                                   f"but it was entered as {expected!r}")
+            elif by_name.get(claimed, handle.spec.key) != handle.spec.key:
+                refused[s.seat] = (f"the bot at {handle.spec.address} calls itself {claimed!r}, the name of "
+                                   "another bot in this match")
+        return refused
+
+    def release(self) -> None:
+        """Give the seats' processes back to the pool (fresh ones are stopped)."""
+        handles = [s.handle for s in self.seats if s.handle is not None]
+        handles += [self.pool.current(h) for h in handles]
+        self.pool.release(list({id(h): h for h in handles}.values()))
 
     def start_request(self, seat: int) -> bot_pb2.StartMatchRequest:
         return bot_pb2.StartMatchRequest(match_id=self.match_id, seat=seat, num_players=len(self.seats),
@@ -190,8 +234,14 @@ class _Match:
     # -- faults --------------------------------------------------------------------
 
     def fault(self, s: _Seat, reason: FaultReason, detail: str) -> None:
+        crashed = reason is FaultReason.DISCONNECT and self.crashed(s)
+        process = s.handle.process if s.handle is not None else None
+        if crashed and process is not None and process.out_of_memory():
+            reason = FaultReason.OUT_OF_MEMORY
+            detail = (f"the bot went over its memory limit ({process.policy.limits.memory_mb} MB) and was "
+                      f"killed ({detail})")
         s.faults.append(Fault(s.seat, self.number, reason, _cut(detail, _DETAIL_CHARS)))
-        if reason is FaultReason.DISCONNECT and self.crashed(s):
+        if crashed:
             self.recover(s)
         if s.forfeit is None and len(s.faults) >= self.config.max_faults:
             self.forfeit(s, f"{len(s.faults)} faults (the limit is {self.config.max_faults})")
@@ -359,6 +409,7 @@ class _Match:
             "forfeits": [s.forfeit for s in self.seats if s.forfeit is not None],
             "restarts": self.restarts,
             "clocks": self.config.clocks.to_json(),
+            "isolation": self.isolation_json(),
             "max_faults": self.config.max_faults,
             "seats": [self.seat_json(s, names[s.seat]) for s in self.seats],
             "debug": self.debug,
@@ -373,6 +424,19 @@ class _Match:
             started_at=started_at, duration_s=duration, imaginary=imaginary,
             extra={"decisions": len(state.history), "restarts": len(self.restarts)},
         )
+
+    def isolation_json(self) -> dict[str, Any]:
+        """How the match's bot processes were isolated, and which limits the host enforced."""
+        policy = self.pool.policy
+        data: dict[str, Any] = {"level": policy.level.value, "fresh_processes": policy.fresh_processes,
+                                "limits": policy.limits.to_json() if policy.sandboxed else {}}
+        if policy.sandboxed:
+            cgroups = open_cgroups()
+            data["enforced_by"] = {"cgroups": cgroups.kind if cgroups is not None else None,
+                                   "cgroup_limits": sorted(cgroups.enforced) if cgroups is not None else [],
+                                   "rlimits": ["file_mb"] + ([] if cgroups is not None and "memory" in cgroups.enforced
+                                                             else ["memory_mb (per process)"])}
+        return data
 
     @staticmethod
     def seat_json(s: _Seat, name: str) -> dict[str, Any]:
@@ -426,10 +490,13 @@ def run_match(
     started_at = time.time()
     started = time.monotonic()
     try:
-        match.connect()
-        match.play()
-    except BaseException as exc:
-        if not isinstance(exc, KeyboardInterrupt):
-            match.abort()
-        raise
-    return match.record(started_at, started)
+        try:
+            match.connect()
+            match.play()
+        except BaseException as exc:
+            if not isinstance(exc, KeyboardInterrupt):
+                match.abort()
+            raise
+        return match.record(started_at, started)
+    finally:
+        match.release()

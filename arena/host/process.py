@@ -1,58 +1,77 @@
-"""Bot processes: start one from its manifest, wait until it is ready, stop its whole process group.
+"""Bot processes: start one from its manifest (sandboxed or not), wait until it is ready, stop its whole tree.
 
 No orphans, ever:
 
-- every bot runs in its own session and process group, and is stopped as a group
-  (stdin closed + SIGTERM, a grace period, then SIGKILL to the group);
-- its stdin is a pipe the host keeps open and never writes: when the host dies,
-  the bot reads EOF and must exit;
-- it also gets ``PR_SET_PDEATHSIG = SIGKILL`` (Linux, set by a tiny launcher that
-  then execs the bot's command).  That signal fires when the *thread* that started
-  the bot exits, so every bot is started by one long-lived spawner thread, never by
-  a match's worker thread.
+- every bot runs in its own session and process group; its stdin is a pipe the
+  host keeps open and never writes: when the host dies, the bot reads EOF and
+  must exit;
+- it is started by a tiny launcher that asks for ``PR_SET_PDEATHSIG = SIGKILL``
+  (the signal fires when the *thread* that started it exits, so every bot is
+  started by one long-lived spawner thread, never by a match's worker thread),
+  joins the bot's cgroups, sets its rlimits and then execs the command;
+- sandboxed (:mod:`arena.host.sandbox`), the command is ``bwrap`` with
+  ``--die-with-parent`` and a PID namespace: when bwrap dies, the kernel kills
+  every process of the sandbox, double forks and new sessions included; its
+  cgroup is killed as a whole when it stops (:mod:`arena.host.cgroups`).
 
-:class:`BotPool` keeps one process per bot for all the matches it plays (the same
-manifest twice is the same process) and restarts a bot that crashed.
+A bot's stdout and stderr go through a pipe to its log file, capped at the
+limit's ``log_mb`` per process (the log says how much was dropped).
+
+:class:`arena.host.pool.BotPool` decides which processes serve which matches.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import re
+import resource
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import IO, Any, Callable
 
+from arena.host.cgroups import BotCgroup, open_cgroups
 from arena.host.client import MAX_MESSAGE_BYTES, BotConnection, BotNotReadyError
-from arena.host.manifest import BotManifest, BotSpec
+from arena.host.manifest import BotManifest
+from arena.host.sandbox import (SANDBOX_RUN_DIR, SOCKET_NAME, IsolationPolicy, bwrap_command, host_environment,
+                                relay_command, require_sandbox, runtime_for, sandbox_environment)
+from arena.protocol import PROTOCOL_VERSION
 from arena.v1 import bot_pb2
 
 _STDERR_TAIL_LINES = 20
+
+#: The port a ``{port}``-only manifest gets inside its sandbox (its own network namespace).
+_SANDBOX_PORT = 50051
 
 #: A command starting with one of these runs on the host's own interpreter (the one
 #: that has arena and grpcio installed), whatever ``python`` means on PATH.
 PYTHON_NAMES = ("python", "python3")
 
 # The bot's command runs under this launcher: it asks for SIGKILL when its parent (the
-# host's spawner thread) dies, checks the host is still there, then execs the command
-# (the signal request survives exec).  A launcher, not a preexec_fn: forking a process
-# that runs gRPC threads is unsafe (gRPC's fork handlers), while subprocess's vfork
-# path, used when there is no preexec_fn, runs no fork handlers at all.
+# host's spawner thread) dies, checks the host is still there, joins the bot's cgroups,
+# sets rlimits, then execs the command (the signal request survives exec).  A launcher,
+# not a preexec_fn: forking a process that runs gRPC threads is unsafe (gRPC's fork
+# handlers), while subprocess's vfork path, used when there is no preexec_fn, runs none.
 _LAUNCHER = """
-import ctypes, os, signal, sys
+import ctypes, json, os, resource, signal, sys
+config = json.loads(sys.argv[1])
 if sys.platform.startswith("linux"):
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-if os.getppid() != int(sys.argv[1]):
+if os.getppid() != config["ppid"]:
     os._exit(70)
 try:
+    for path in config["cgroups"]:
+        with open(path, "w") as f:
+            f.write(str(os.getpid()))
+    for name, value in config["rlimits"]:
+        resource.setrlimit(getattr(resource, name), (value, value))
     os.execvp(sys.argv[2], sys.argv[2:])
 except OSError as exc:
     sys.stderr.write(f"arena: cannot run {sys.argv[2]!r}: {exc}\\n")
@@ -64,9 +83,11 @@ class BotStartError(RuntimeError):
     """A bot could not be started or never became ready; the message quotes its stderr."""
 
 
-def launcher_command(command: list[str]) -> list[str]:
-    """``command`` wrapped in the parent-death launcher (run by this very Python, isolated, no site)."""
-    return [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(os.getpid()), *command]
+def launcher_command(command: list[str], *, cgroups: list[str] = (),  # type: ignore[assignment]
+                     rlimits: list[tuple[str, int]] = ()) -> list[str]:  # type: ignore[assignment]
+    """``command`` wrapped in the launcher (run by this very Python, isolated, no site)."""
+    config = json.dumps({"ppid": os.getpid(), "cgroups": list(cgroups), "rlimits": [list(r) for r in rlimits]})
+    return [sys.executable, "-I", "-S", "-c", _LAUNCHER, config, *command]
 
 
 def _find_program(program: str, working_dir: Path, env: dict[str, str]) -> str | None:
@@ -97,56 +118,189 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-class BotProcess:
-    """One running bot program: its OS process (a group leader), port and stderr log."""
+class LogPump:
+    """Copies a bot's output pipe into its log file, up to ``cap`` bytes; counts the rest."""
 
-    def __init__(self, popen: subprocess.Popen[bytes], manifest: BotManifest, port: int, log_path: Path,
-                 log_offset: int) -> None:
+    def __init__(self, pipe: IO[bytes], log_path: Path, cap: int) -> None:
+        self.pipe = pipe
+        self.log_path = log_path
+        self.cap = cap
+        self.written = 0
+        self.dropped = 0
+        self._thread = threading.Thread(target=self._run, name="arena-bot-log", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        with open(self.log_path, "ab") as log:
+            while True:
+                try:
+                    chunk = self.pipe.read1(65536)  # type: ignore[attr-defined]
+                except (OSError, ValueError):
+                    break
+                if not chunk:
+                    break
+                room = self.cap - self.written
+                if room > 0:
+                    log.write(chunk[:room])
+                    log.flush()
+                    self.written += min(room, len(chunk))
+                self.dropped += max(0, len(chunk) - max(room, 0))
+            if self.dropped:
+                log.write(f"\n--- arena: {self.dropped} more bytes of output dropped (the log keeps "
+                          f"{self.cap >> 20} MB per process) ---\n".encode())
+        try:
+            self.pipe.close()
+        except OSError:
+            pass
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+
+class FreezeGate:
+    """Thaws a bot's cgroup while the host waits on it, freezes it otherwise (nested calls counted)."""
+
+    def __init__(self, cgroup: BotCgroup) -> None:
+        self.cgroup = cgroup
+        self._active = 0
+        self._lock = threading.Lock()
+
+    def enter(self) -> None:
+        with self._lock:
+            self._active += 1
+            if self._active == 1:
+                self.cgroup.thaw()
+
+    def leave(self) -> None:
+        with self._lock:
+            self._active -= 1
+            if self._active == 0:
+                self.cgroup.freeze()
+
+
+class BotProcess:
+    """One running bot program: its OS process (a group leader), address, cgroup and stderr log."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], manifest: BotManifest, address: str, log_path: Path,
+                 log_offset: int, *, policy: IsolationPolicy, pump: LogPump, cgroup: BotCgroup | None = None,
+                 socket_dir: Path | None = None, port: int | None = None) -> None:
         self.popen = popen
         self.manifest = manifest
+        self.address = address
         self.port = port
         self.log_path = log_path
+        self.policy = policy
+        self.cgroup = cgroup
+        self.socket_dir = socket_dir
+        self.pump = pump
+        self.gate = FreezeGate(cgroup) if cgroup is not None and cgroup.can_freeze() else None
         self._log_offset = log_offset
         self._stop_lock = threading.Lock()
         self.stopped_how: str | None = None
+        self.oom_kills = 0
 
     @classmethod
-    def spawn(cls, manifest: BotManifest, *, log_path: Path, port: int | None = None) -> "BotProcess":
+    def spawn(cls, manifest: BotManifest, *, log_path: Path, policy: IsolationPolicy | None = None,
+              port: int | None = None) -> "BotProcess":
         """Start the manifest's command (without waiting for readiness); BotStartError if it cannot run."""
+        policy = policy if policy is not None else IsolationPolicy.none()
+        if policy.sandboxed:
+            return cls._spawn_sandboxed(manifest, log_path=log_path, policy=policy)
         port = free_port() if port is None else port
-        command = manifest.command_for(port)
+        address = f"127.0.0.1:{port}"
+        command = manifest.command_for(port=port, address=address)
+        env = {**host_environment(), "ARENA_BOT_PORT": str(port), "ARENA_BOT_ADDRESS": address,
+               **dict(manifest.env)}
+        return cls._launch(manifest, command, env, log_path=log_path, policy=policy, address=address, port=port,
+                           describe_where=f"port {port}")
+
+    @classmethod
+    def _spawn_sandboxed(cls, manifest: BotManifest, *, log_path: Path, policy: IsolationPolicy) -> "BotProcess":
+        require_sandbox()
+        socket_dir = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+        inside = f"unix:{SANDBOX_RUN_DIR}/{SOCKET_NAME}"
+        # A {port}-only manifest (the protocol's first form) listens on TCP inside its own
+        # network namespace, where nothing outside can reach it: a relay in the sandbox
+        # forwards the socket to that port.
+        relay = manifest.uses_port and not manifest.uses_address
+        port = _SANDBOX_PORT if relay else None
+        listen = f"127.0.0.1:{port}" if relay else inside
+        command = manifest.command_for(port=port, address=listen)
         if command[0] in PYTHON_NAMES:
             command[0] = sys.executable
+        elif os.sep not in command[0]:
+            # Found on the host's PATH; inside, its folder is bound read-only at the same place.
+            command[0] = shutil.which(command[0]) or command[0]
+        arena_env = {"ARENA_BOT_ADDRESS": listen}
+        if port is not None:
+            arena_env["ARENA_BOT_PORT"] = str(port)
+        env = sandbox_environment(manifest.env, arena_env)
+        if _find_program(command[0], manifest.working_dir, dict(os.environ)) is None:
+            shutil.rmtree(socket_dir, ignore_errors=True)
+            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start it: program "
+                                f"{command[0]!r} not found (working dir {manifest.working_dir})")
+        limits = policy.limits
+        cgroups = open_cgroups()
+        cgroup: BotCgroup | None = None
+        if cgroups is not None:
+            try:
+                cgroup = cgroups.create(limits)
+            except OSError as exc:
+                shutil.rmtree(socket_dir, ignore_errors=True)
+                raise BotStartError(f"bot {manifest.name!r}: cannot create its cgroup: {exc}") from None
+        enforced = cgroups.enforced if cgroups is not None else frozenset()
+        rlimits = [("RLIMIT_FSIZE", limits.file_mb << 20), ("RLIMIT_CORE", 0)]
+        if "memory" not in enforced:
+            rlimits.append(("RLIMIT_DATA", limits.memory_mb << 20))  # per process; never RLIMIT_AS
+        inner = relay_command(port, command) if port is not None else command
+        wrapped = bwrap_command(inner, working_dir=manifest.working_dir, socket_dir=socket_dir, env=env,
+                                limits=limits, extra_ro=runtime_for(command))
+        try:
+            return cls._launch(manifest, wrapped, dict(os.environ), log_path=log_path, policy=policy,
+                               address=f"unix:{socket_dir}/{SOCKET_NAME}", port=port, cgroup=cgroup,
+                               socket_dir=socket_dir, rlimits=rlimits, describe_where="sandbox",
+                               shown=command)
+        except BaseException:
+            if cgroup is not None:
+                cgroup.remove(0.5)
+            shutil.rmtree(socket_dir, ignore_errors=True)
+            raise
+
+    @classmethod
+    def _launch(cls, manifest: BotManifest, command: list[str], env: dict[str, str], *, log_path: Path,
+                policy: IsolationPolicy, address: str, port: int | None, describe_where: str,
+                cgroup: BotCgroup | None = None, socket_dir: Path | None = None,
+                rlimits: list[tuple[str, int]] | None = None, shown: list[str] | None = None) -> "BotProcess":
+        if not policy.sandboxed and command[0] in PYTHON_NAMES:
+            command = [sys.executable, *command[1:]]
+        if not policy.sandboxed and _find_program(command[0], manifest.working_dir, env) is None:
+            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start it: program "
+                                f"{command[0]!r} not found (working dir {manifest.working_dir}, PATH "
+                                f"{env.get('PATH', '')})")
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(log_path, "ab") as log:
-            log.write(f"--- arena: starting {command} in {manifest.working_dir} (port {port}) at "
-                      f"{time.strftime('%Y-%m-%d %H:%M:%S')} ---\n".encode())
-            log.flush()
+            log.write(f"--- arena: starting {shown or command} in {manifest.working_dir} ({describe_where}, "
+                      f"isolation {policy.level.value}) at {time.strftime('%Y-%m-%d %H:%M:%S')} ---\n".encode())
             offset = log.tell()
-            env = {**os.environ, "ARENA_BOT_PORT": str(port)}
-            if _find_program(command[0], manifest.working_dir, env) is None:
-                raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start it: program "
-                                    f"{command[0]!r} not found (working dir {manifest.working_dir}, PATH "
-                                    f"{env.get('PATH', '')})")
+        launch = launcher_command(command, cgroups=cgroup.procs_files if cgroup else [], rlimits=rlimits or [])
 
-            def start() -> subprocess.Popen[bytes]:
-                return subprocess.Popen(launcher_command(command), cwd=manifest.working_dir, env=env,
-                                        stdin=subprocess.PIPE, stdout=log, stderr=log, start_new_session=True)
+        def start() -> subprocess.Popen[bytes]:
+            return subprocess.Popen(launch, cwd=manifest.working_dir, env=env, stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
 
-            try:
-                popen = _in_spawner_thread(start)
-            except OSError as exc:
-                raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start {command!r}: "
-                                    f"{exc}") from None
-        return cls(popen, manifest, port, log_path, offset)
+        try:
+            popen = _in_spawner_thread(start)
+        except OSError as exc:
+            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start {command!r}: "
+                                f"{exc}") from None
+        assert popen.stdout is not None
+        pump = LogPump(popen.stdout, log_path, policy.limits.log_mb << 20)
+        return cls(popen, manifest, address, log_path, offset, policy=policy, pump=pump, cgroup=cgroup,
+                   socket_dir=socket_dir, port=port)
 
     @property
     def pid(self) -> int:
         return self.popen.pid
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
 
     @property
     def returncode(self) -> int | None:
@@ -162,14 +316,56 @@ class BotProcess:
         except subprocess.TimeoutExpired:
             return None
 
+    def out_of_memory(self) -> bool:
+        """Whether the kernel killed a process of this bot for going over its memory limit."""
+        if self.cgroup is not None:
+            self.oom_kills = max(self.oom_kills, self.cgroup.oom_kills())
+        return self.oom_kills > 0
+
+    def freeze(self) -> None:
+        """Stop the bot using CPU until the host next calls it (nothing without a freezer)."""
+        if self.cgroup is not None and self.gate is not None:
+            self.cgroup.freeze()
+
+    def thaw(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.thaw()
+
     def close_stdin(self) -> None:
-        """Close the host's end of the bot's stdin: the bot reads EOF and must exit."""
+        """Close the host's end of the bot's stdin: the bot reads EOF and must exit (thawed to see it)."""
+        self.thaw()
         stdin = self.popen.stdin
         if stdin is not None and not stdin.closed:
             try:
                 stdin.close()
             except OSError:
                 pass
+
+    def bot_pids(self) -> list[int]:
+        """The host pids of the bot's own processes (inside a sandbox: all but bubblewrap's)."""
+        if self.cgroup is None:
+            return [self.popen.pid] if self.alive() else []
+        pids = []
+        for pid in self.cgroup.pids():
+            try:
+                comm = Path(f"/proc/{pid}/comm").read_text().strip()
+            except OSError:
+                continue
+            if comm != "bwrap":
+                pids.append(pid)
+        return pids
+
+    def signal_bot(self, sig: int) -> None:
+        """Send ``sig`` to the bot itself (its group, or its processes inside the sandbox)."""
+        if self.cgroup is not None:
+            self.cgroup.thaw()
+            for pid in self.bot_pids():
+                try:
+                    os.kill(pid, sig)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        else:
+            self.signal_group(sig)
 
     def signal_group(self, sig: int) -> None:
         """Send ``sig`` to the bot's whole process group (nothing if the group is gone)."""
@@ -179,7 +375,7 @@ class BotProcess:
             pass
 
     def stop(self, timeout: float = 3.0) -> str:
-        """Stop the bot and its group: stdin EOF + SIGTERM, ``timeout`` s, then SIGKILL.
+        """Stop the bot and everything it started: stdin EOF (+ SIGTERM), ``timeout`` s, then SIGKILL.
 
         Returns how it went: ``"exited"`` (it had already exited), ``"terminated"``
         (it exited within the grace period) or ``"killed"`` (it had to be killed).
@@ -187,24 +383,37 @@ class BotProcess:
         return stop_processes([self], timeout)[0]
 
     def _ask_to_stop(self) -> bool:
-        """Close stdin and SIGTERM the group; whether the bot was still running."""
+        """Close stdin and SIGTERM the bot; whether it was still running."""
         was_alive = self.alive()
         self.close_stdin()
         if was_alive:
-            self.signal_group(signal.SIGTERM)
+            self.signal_bot(signal.SIGTERM)
         return was_alive
 
     def _finish_stop(self, was_alive: bool, deadline: float) -> str:
         how = "exited"
         if was_alive:
             how = "terminated" if self.wait(max(0.0, deadline - time.monotonic())) is not None else "killed"
-        # Whatever the leader did, nothing of its group may outlive it.
+        # Whatever the leader did, nothing it started may outlive it.
+        if self.cgroup is not None:
+            self.out_of_memory()
+            self.cgroup.kill_all()
         self.signal_group(signal.SIGKILL)
+        try:
+            self.popen.kill()
+        except OSError:
+            pass
         self.popen.wait()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+        if self.socket_dir is not None:
+            shutil.rmtree(self.socket_dir, ignore_errors=True)
+        self.pump.join(1.0)
         return how
 
     def stderr_tail(self, lines: int = _STDERR_TAIL_LINES, max_chars: int = 4000) -> str:
         """The last lines the bot wrote to its log since this start."""
+        self.pump.join(0.2 if not self.alive() else 0.0)
         try:
             with open(self.log_path, "rb") as log:
                 log.seek(self._log_offset)
@@ -236,19 +445,38 @@ def stop_processes(processes: list[BotProcess], timeout: float = 3.0) -> list[st
     return [r or "exited" for r in results]
 
 
-def start_bot(manifest: BotManifest, *, log_path: Path, ready_timeout: float = 10.0,
-              stop_timeout: float = 3.0,
-              max_message_bytes: int = MAX_MESSAGE_BYTES) -> tuple[BotProcess, BotConnection, bot_pb2.DescribeReply]:
-    """Start a bot and wait until it answers Describe; BotStartError (quoting its stderr) otherwise."""
-    process = BotProcess.spawn(manifest, log_path=log_path)
-    connection = BotConnection(process.address, max_message_bytes=max_message_bytes)
+def describe_problems(describe: bot_pb2.DescribeReply, *, name: str | None, game: str | None) -> list[str]:
+    """What is wrong with a Describe reply for the bot the host expected (empty when nothing)."""
+    problems = []
+    if name is not None and describe.name != name:
+        problems.append(f"it calls itself {describe.name!r} in Describe, but it was started as {name!r}")
+    if describe.protocol_version != PROTOCOL_VERSION:
+        problems.append(f"its protocol_version is {describe.protocol_version}; this host speaks {PROTOCOL_VERSION}")
+    if game is not None and game not in describe.games:
+        problems.append(f"its games {list(describe.games)} do not include {game!r}")
+    return problems
+
+
+def start_bot(manifest: BotManifest, *, log_path: Path, ready_timeout: float = 10.0, stop_timeout: float = 3.0,
+              max_message_bytes: int = MAX_MESSAGE_BYTES, policy: IsolationPolicy | None = None,
+              game: str | None = None, check_describe: bool = True,
+              ) -> tuple[BotProcess, BotConnection, bot_pb2.DescribeReply]:
+    """Start a bot and wait until it answers Describe; BotStartError (quoting its stderr) otherwise.
+
+    With ``check_describe``, a Describe reply whose name differs from the manifest's,
+    whose protocol version is not this host's, or that does not list ``game`` is refused.
+    """
+    process = BotProcess.spawn(manifest, log_path=log_path, policy=policy)
+    connection = BotConnection(process.address, max_message_bytes=max_message_bytes)  # not frozen while starting
     try:
         describe = connection.wait_ready(ready_timeout, alive=process.alive)
     except BotNotReadyError as exc:
         status = process.returncode
         process.stop(stop_timeout)
         connection.close()
-        if status is not None:
+        if process.out_of_memory():
+            what = f"ran out of memory (limit {process.policy.limits.memory_mb} MB) before it was ready"
+        elif status is not None:
             what = f"exited with status {status} before it was ready"
         else:
             what = f"did not become ready within {ready_timeout:g} s ({exc})"
@@ -256,170 +484,25 @@ def start_bot(manifest: BotManifest, *, log_path: Path, ready_timeout: float = 1
         quoted = ("\n  " + tail.replace("\n", "\n  ")) if tail else " (empty)"
         raise BotStartError(f"bot {manifest.name!r} ({manifest.path}) {what}. Its output, in {log_path}:"
                             f"{quoted}") from None
+    problems = describe_problems(describe, name=manifest.name, game=game) if check_describe else []
+    if problems:
+        process.stop(stop_timeout)
+        connection.close()
+        raise BotStartError(f"bot {manifest.name!r} ({manifest.path}) is refused: {'; '.join(problems)}")
+    connection.gate = process.gate
+    process.freeze()
     return process, connection, describe
 
 
-@dataclass(frozen=True)
-class BotHandle:
-    """A bot ready to play: its connection and, for a manifest bot, its process.
+def __getattr__(name: str) -> Any:
+    """``BotPool`` and ``BotHandle`` live in :mod:`arena.host.pool` (which imports this module);
+    they are found here too, for the imports that predate the split."""
+    if name in ("BotPool", "BotHandle"):
+        from arena.host import pool
 
-    ``generation`` grows by one at every restart; ``name`` is the manifest's name,
-    or the name a bot at an address gives in Describe.
-    """
-
-    spec: BotSpec
-    name: str
-    connection: BotConnection
-    describe: bot_pb2.DescribeReply
-    process: BotProcess | None
-    generation: int
-
-    @property
-    def key(self) -> str:
-        return self.spec.key
-
-    def alive(self) -> bool:
-        """False once the bot's process has exited (a bot at an address is assumed alive)."""
-        return self.process is None or self.process.alive()
+        return getattr(pool, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class BotPool:
-    """Bot processes shared by all matches: one per manifest (or address), started on first use.
-
-    Thread-safe: matches running in several threads acquire bots concurrently.  A bot
-    that failed to start ``max_start_failures`` times in a row is not tried again.
-    Use as a context manager (or call :meth:`close`): every process is stopped.
-    """
-
-    def __init__(self, *, log_dir: str | Path = "arena-data/logs", ready_timeout: float = 10.0, stop_timeout: float = 3.0,
-                 max_message_bytes: int = MAX_MESSAGE_BYTES, max_start_failures: int = 2) -> None:
-        self.log_dir = Path(log_dir)
-        self.ready_timeout = ready_timeout
-        self.stop_timeout = stop_timeout
-        self.max_message_bytes = max_message_bytes
-        self.max_start_failures = max_start_failures
-        self._lock = threading.Lock()
-        self._key_locks: dict[str, threading.Lock] = {}
-        self._handles: dict[str, BotHandle] = {}
-        self._failures: dict[str, tuple[int, str]] = {}
-        self._log_paths: dict[str, Path] = {}
-        self._retired: list[BotConnection] = []
-        self._closed = False
-
-    def __enter__(self) -> "BotPool":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def _key_lock(self, key: str) -> threading.Lock:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the bot pool is closed")
-            return self._key_locks.setdefault(key, threading.Lock())
-
-    def log_path(self, spec: BotSpec) -> Path | None:
-        """Where a manifest bot's stderr goes (None for a bot at an address)."""
-        return None if spec.manifest is None else self._manifest_log_path(spec.key, spec.manifest.name)
-
-    def _manifest_log_path(self, key: str, name: str) -> Path:
-        with self._lock:
-            path = self._log_paths.get(key)
-            if path is None:
-                slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "bot"
-                taken = set(self._log_paths.values())
-                path = self.log_dir / f"{slug}.log"
-                n = 2
-                while path in taken:
-                    path, n = self.log_dir / f"{slug}-{n}.log", n + 1
-                self._log_paths[key] = path
-            return path
-
-    def acquire(self, spec: BotSpec) -> BotHandle:
-        """A ready bot for ``spec``: the running one, or a fresh start (also after a crash)."""
-        with self._key_lock(spec.key):
-            handle = self._handles.get(spec.key)
-            if handle is not None and handle.alive():
-                return handle
-            return self._start(spec, 0 if handle is None else handle.generation + 1, handle)
-
-    def current(self, handle: BotHandle) -> BotHandle:
-        """The newest handle of ``handle``'s bot (another match may have restarted it)."""
-        return self._handles.get(handle.key, handle)
-
-    def restart(self, handle: BotHandle) -> BotHandle:
-        """Restart a crashed bot, unless another match already did (then return the new handle).
-
-        A bot at an address cannot be restarted by the host: it is polled until it
-        answers again (its owner may restart it).  BotStartError if it does not come back.
-        """
-        with self._key_lock(handle.key):
-            current = self._handles.get(handle.key)
-            if current is not None and current.generation != handle.generation:
-                return current
-            return self._start(handle.spec, handle.generation + 1, current)
-
-    def _start(self, spec: BotSpec, generation: int, previous: BotHandle | None) -> BotHandle:
-        failures, message = self._failures.get(spec.key, (0, ""))
-        if failures >= self.max_start_failures:
-            raise BotStartError(f"{message} (not tried again: it failed to start {failures} times)")
-        if previous is not None and previous.process is not None:
-            previous.process.stop(self.stop_timeout)
-            with self._lock:
-                self._retired.append(previous.connection)
-        try:
-            if spec.manifest is not None:
-                process, connection, describe = start_bot(
-                    spec.manifest, log_path=self._manifest_log_path(spec.key, spec.manifest.name), ready_timeout=self.ready_timeout,
-                    stop_timeout=self.stop_timeout, max_message_bytes=self.max_message_bytes)
-                handle = BotHandle(spec, spec.manifest.name, connection, describe, process, generation)
-            else:
-                connection = previous.connection if previous is not None else BotConnection(
-                    str(spec.address), max_message_bytes=self.max_message_bytes)
-                try:
-                    describe = connection.wait_ready(self.ready_timeout)
-                except BotNotReadyError as exc:
-                    with self._lock:
-                        self._retired.append(connection)
-                    raise BotStartError(f"bot at {spec.address} is not answering: {exc}") from None
-                handle = BotHandle(spec, describe.name or str(spec.address), connection, describe, None,
-                                   generation)
-        except BotStartError as exc:
-            with self._lock:
-                self._failures[spec.key] = (failures + 1, str(exc))
-                self._handles.pop(spec.key, None)
-            raise
-        with self._lock:
-            closed = self._closed
-            if not closed:
-                self._failures.pop(spec.key, None)
-                self._handles[spec.key] = handle
-        if closed:  # closed while this bot was starting: it must not outlive the pool
-            if handle.process is not None:
-                handle.process.stop(self.stop_timeout)
-            handle.connection.close()
-            raise RuntimeError("the bot pool is closed")
-        return handle
-
-    def running(self) -> list[BotHandle]:
-        """The handles of the bots started so far (alive or not)."""
-        with self._lock:
-            return list(self._handles.values())
-
-    def close(self) -> dict[str, str]:
-        """Stop every bot process (their whole groups) and close every channel.
-
-        Returns how each manifest bot stopped, by name (see :meth:`BotProcess.stop`).
-        """
-        with self._lock:
-            if self._closed:
-                return {}
-            self._closed = True
-            handles = list(self._handles.values())
-            retired = list(self._retired)
-        # Channels first: a bot stopping gracefully then finds no connection to say goodbye to.
-        for connection in retired + [h.connection for h in handles]:
-            connection.close()
-        with_process = [h for h in handles if h.process is not None]
-        hows = stop_processes([h.process for h in with_process if h.process is not None], self.stop_timeout)
-        return {h.name: how for h, how in zip(with_process, hows)}
+__all__ = ["BotHandle", "BotPool", "BotProcess", "BotStartError", "LogPump", "FreezeGate", "describe_problems",
+           "free_port", "launcher_command", "start_bot", "stop_processes"]

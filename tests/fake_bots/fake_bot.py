@@ -37,8 +37,9 @@ from arena.v1 import bot_pb2, bot_pb2_grpc
 
 
 class FakeBot(bot_pb2_grpc.BotServicer):
-    def __init__(self, mode: str, after: int) -> None:
+    def __init__(self, mode: str, after: int, name: str | None = None) -> None:
         self.mode = mode
+        self.name = name or f"fake-{mode}"
         self.after = after
         self.decides = 0
         self.lock = threading.Lock()
@@ -52,7 +53,7 @@ class FakeBot(bot_pb2_grpc.BotServicer):
     def Describe(self, request, context):
         if self.mode == "describe-bad":
             return bot_pb2.DescribeReply(name="bad", version="0", language="python", protocol_version=99)
-        return bot_pb2.DescribeReply(name=f"fake-{self.mode}", version="0.1", author="tests", language="python",
+        return bot_pb2.DescribeReply(name=self.name, version="0.1", author="tests", language="python",
                                      games=["union_pacific"], protocol_version=1)
 
     def StartMatch(self, request, context):
@@ -123,6 +124,7 @@ def main() -> None:
     parser.add_argument("--mode", required=True)
     parser.add_argument("--port", type=int, default=int(os.environ.get("ARENA_BOT_PORT", "0")))
     parser.add_argument("--after", type=int, default=5)
+    parser.add_argument("--name", default=None, help="the name given in Describe (default fake-MODE)")
     args = parser.parse_args()
     print(f"fake bot {args.mode} starting on port {args.port}", file=sys.stderr, flush=True)
     if args.mode == "exit-early":
@@ -136,7 +138,7 @@ def main() -> None:
     if args.mode == "never-ready":
         while True:
             time.sleep(0.1)
-    servicer = FakeBot(args.mode, args.after)
+    servicer = FakeBot(args.mode, args.after, args.name)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     if args.mode == "garbage":
         server.add_generic_rpc_handlers((_garbage_service(servicer),))
