@@ -19,12 +19,14 @@ lists its keys); ``legal_actions`` is a read-only sequence of
 structured dict), decoded only when read.  ``decide`` returns an index into it
 (or ``(index, debug_text)``).
 
-:func:`serve` speaks the protocol: the port from ``--port`` or
-``ARENA_BOT_PORT``, a gRPC server on ``127.0.0.1`` with a thread pool (one
-process plays many matches at once; the per-match :class:`Match` is kept per
-``(match_id, seat)``), ``Describe``, exit as soon as stdin reaches EOF (the host
-is gone), a graceful stop on SIGTERM, and an exception in a hook answered with a
-gRPC error status (the host records a fault) while the server keeps serving.
+:func:`serve` speaks the protocol: it listens where the host says
+(``ARENA_BOT_ADDRESS``, else ``--address``, else ``--port``/``ARENA_BOT_PORT`` on
+``127.0.0.1``; a ``unix:/path`` socket or ``HOST:PORT``), runs a gRPC server with
+a thread pool (one process plays many matches at once; the per-match
+:class:`Match` is kept per ``(match_id, seat)``), answers ``Describe``, exits as
+soon as stdin reaches EOF (the host is gone), stops gracefully on SIGTERM, and
+answers an exception in a hook with a gRPC error status (the host records a
+fault) while the server keeps serving.
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ import operator
 import os
 import random
 import signal
+import socket
+import stat
 import sys
 import threading
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -47,6 +51,7 @@ import grpc
 
 from arena.host import codec
 from arena.host.codec import LegalAction
+from arena.host.manifest import is_address
 from arena.protocol import PROTOCOL_VERSION
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
@@ -54,8 +59,14 @@ __all__ = ["Bot", "LegalAction", "LegalActions", "Match", "MatchResult", "ServeE
 
 log = logging.getLogger("arena.sdk")
 
-#: The environment variable the host sets to the port (as well as ``{port}`` in the command).
+#: The environment variable the host always sets to the gRPC address to listen on (as well as
+#: ``{address}`` in the command): ``unix:/path`` or ``HOST:PORT``.  It wins over the command line.
+ADDRESS_ENV = "ARENA_BOT_ADDRESS"
+#: The environment variable the host sets to the port when the address is a TCP port (as well as
+#: ``{port}`` in the command; the protocol's first form).
 PORT_ENV = "ARENA_BOT_PORT"
+#: The longest path of a Unix domain socket (``sun_path`` holds 108 bytes with the final NUL).
+MAX_SOCKET_PATH_BYTES = 107
 #: Worker threads of the gRPC server: decisions of different matches in flight at once.
 DEFAULT_WORKERS = 16
 #: After SIGTERM, how long in-flight calls may still finish.
@@ -63,7 +74,7 @@ STOP_GRACE_S = 2.0
 
 
 class ServeError(RuntimeError):
-    """The bot cannot be served (bad port, port taken, a Bot class without a name)."""
+    """The bot cannot be served (bad address, address in use, a Bot class without a name)."""
 
 
 @dataclass
@@ -310,16 +321,95 @@ def _check_bot(bot: Bot) -> None:
             raise ServeError(f"{type(bot).__name__}.{attribute} must be a non-empty string, got {value!r}")
 
 
-def make_server(bot: Bot, port: int, *, host: str = "127.0.0.1",
+def socket_path(address: str) -> str | None:
+    """The file of a ``unix:PATH`` or ``unix:///ABSOLUTE/PATH`` address; None for any other address."""
+    if address.startswith("unix://"):
+        return address[len("unix://"):]
+    if address.startswith("unix:"):
+        return address[len("unix:"):]
+    return None
+
+
+def check_address(address: str) -> str:
+    """``address`` if the SDK can listen on it (``unix:PATH``, ``unix:///PATH`` or ``HOST:PORT``), else ServeError."""
+    path = socket_path(address)
+    if path is not None:
+        if address.startswith("unix://") and not path.startswith("/"):
+            raise ServeError(f"{address!r}: a unix:// address needs an absolute path (unix:///run/bot.sock), "
+                             "or write unix:PATH")
+        if not path:
+            raise ServeError(f"{address!r}: no socket path after 'unix:'")
+        if "\0" in path:
+            raise ServeError(f"{address!r}: a socket path cannot contain a NUL character")
+        size = len(os.fsencode(path))
+        if size > MAX_SOCKET_PATH_BYTES:
+            raise ServeError(f"{address!r}: the socket path is {size} bytes long; a Unix domain socket path "
+                             f"holds at most {MAX_SOCKET_PATH_BYTES}")
+        return address
+    if is_address(address):
+        return address
+    raise ServeError(f"{address!r} is not an address to listen on: give unix:/path/to/bot.sock or HOST:PORT "
+                     "(e.g. 127.0.0.1:50051, port 1 to 65535)")
+
+
+def _clear_stale_socket(address: str, path: str) -> None:
+    """Remove the socket file left at ``path`` by a process that is gone; refuse a live one or another file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        folder = os.path.dirname(path) or "."
+        if not os.path.isdir(folder):
+            raise ServeError(f"cannot listen on {address}: the folder {folder} does not exist") from None
+        return
+    except OSError as exc:
+        raise ServeError(f"cannot listen on {address}: {exc}") from None
+    if not stat.S_ISSOCK(mode):
+        raise ServeError(f"cannot listen on {address}: {path} exists and is not a socket; not replacing it")
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(path)
+    except (ConnectionRefusedError, FileNotFoundError):
+        pass  # nobody listens there any more: a stale socket
+    except OSError as exc:
+        raise ServeError(f"cannot listen on {address}: cannot tell whether {path} is in use ({exc})") from None
+    else:
+        # gRPC would take the path over silently, cutting the other process off its clients.
+        raise ServeError(f"cannot listen on {address}: another process is listening on {path}")
+    finally:
+        probe.close()
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise ServeError(f"cannot listen on {address}: cannot remove the stale socket {path} ({exc})") from None
+    log.info("removed the stale socket %s", path)
+
+
+def make_server(bot: Bot, port: int | None = None, *, host: str = "127.0.0.1", address: str | None = None,
                 max_workers: int = DEFAULT_WORKERS) -> grpc.Server:
-    """A started gRPC server serving ``bot`` on ``host:port`` (stop it with ``server.stop(grace)``)."""
+    """A started gRPC server serving ``bot`` (stop it with ``server.stop(grace)``).
+
+    It listens on ``address`` (``unix:/path/bot.sock`` or ``HOST:PORT``) if given, else on
+    ``host:port``.  A socket file left by a process that is gone is replaced; gRPC removes
+    the socket file when the server stops.
+    """
     _check_bot(bot)
+    if (port is None) == (address is None):
+        raise ServeError("make_server() needs exactly one of a port and an address")
+    if address is None:
+        address = f"{host}:{port}"
+    else:
+        check_address(address)
+    path = socket_path(address)
+    if path is not None:
+        _clear_stale_socket(address, path)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="arena-bot"),
         options=[("grpc.so_reuseport", 0)],  # never share a port with another process silently
     )
     bot_pb2_grpc.add_BotServicer_to_server(_Servicer(bot), server)
-    address = f"{host}:{port}"
     try:
         bound = server.add_insecure_port(address)
     except RuntimeError as exc:
@@ -328,22 +418,38 @@ def make_server(bot: Bot, port: int, *, host: str = "127.0.0.1",
     else:
         reason = "bind failed"
     if bound == 0:
-        raise ServeError(f"cannot listen on {address} ({reason}): is the port taken?")
+        hint = "is the folder writable?" if path is not None else "is the port taken?"
+        raise ServeError(f"cannot listen on {address} ({reason}): {hint}")
     server.start()
     return server
 
 
-def _port(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    text = args.port if args.port is not None else os.environ.get(PORT_ENV)
+def listen_address(args: argparse.Namespace, environ: Mapping[str, str]) -> tuple[str, str]:
+    """Where to listen, and where that came from: ``ARENA_BOT_ADDRESS``, else ``--address``,
+    else ``--port`` (else ``ARENA_BOT_PORT``) on 127.0.0.1.  ServeError says what is wrong."""
+    from_env = environ.get(ADDRESS_ENV, "").strip()
+    if from_env:
+        try:
+            return check_address(from_env), ADDRESS_ENV
+        except ServeError as exc:
+            raise ServeError(f"{ADDRESS_ENV}: {exc}") from None
+    if args.address is not None:
+        try:
+            return check_address(args.address.strip()), "--address"
+        except ServeError as exc:
+            raise ServeError(f"--address: {exc}") from None
+    source = "--port" if args.port is not None else PORT_ENV
+    text = args.port if args.port is not None else environ.get(PORT_ENV)
     if text is None or not str(text).strip():
-        parser.error(f"no port to listen on: pass --port N or set {PORT_ENV}")
+        raise ServeError(f"no address to listen on: the host sets {ADDRESS_ENV}; by hand, pass --address "
+                         f"unix:/path/bot.sock, --address HOST:PORT or --port N (or set {PORT_ENV})")
     try:
         port = int(str(text).strip())
     except ValueError:
-        parser.error(f"port must be a whole number, got {text!r}")
+        raise ServeError(f"{source}: port must be a whole number, got {text!r}") from None
     if not 1 <= port <= 65535:
-        parser.error(f"port must be 1 to 65535, got {port}")
-    return port
+        raise ServeError(f"{source}: port must be 1 to 65535, got {port}")
+    return f"127.0.0.1:{port}", source
 
 
 def _watch_stdin(stop: "_Stop") -> None:
@@ -386,22 +492,30 @@ class _Stop:
 def serve(bot: Bot, argv: Sequence[str] | None = None, *, max_workers: int = DEFAULT_WORKERS) -> None:
     """Serve ``bot`` until the host goes away (stdin EOF) or SIGTERM/SIGINT; then return.
 
-    Command line (``argv``, default ``sys.argv[1:]``; unknown options are left to
-    the bot): ``--port N`` (else ``ARENA_BOT_PORT``), ``--ignore-stdin`` (keep
-    running when stdin is closed, for runs by hand with no host).
+    Where it listens: ``$ARENA_BOT_ADDRESS`` if set (the host always sets it), else
+    ``--address ADDR`` (``unix:/path/bot.sock`` or ``HOST:PORT``), else ``--port N``
+    (else ``$ARENA_BOT_PORT``) on 127.0.0.1.  Command line (``argv``, default
+    ``sys.argv[1:]``; unknown options are left to the bot): those two and
+    ``--ignore-stdin`` (keep running when stdin is closed, for runs by hand with no host).
     """
     parser = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]) or "bot",
                                      description=f"Arena bot {bot.name!r}: serves arena.v1.Bot over gRPC")
-    parser.add_argument("--port", help=f"port on 127.0.0.1 (default: ${PORT_ENV})")
+    parser.add_argument("--address", help=f"unix:/path/bot.sock or HOST:PORT (${ADDRESS_ENV}, when set, wins)")
+    parser.add_argument("--port", help=f"port on 127.0.0.1, if there is no address (default: ${PORT_ENV})")
     parser.add_argument("--ignore-stdin", action="store_true",
                         help="do not exit when stdin reaches EOF (for runs without a host)")
     args, _ = parser.parse_known_args(argv)
-    port = _port(args, parser)
+    try:
+        address, source = listen_address(args, os.environ)
+    except ServeError as exc:
+        parser.error(str(exc))
     if not logging.getLogger().handlers:
         logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                             format=f"%(asctime)s {bot.name} %(levelname)s %(message)s")
+    if source == ADDRESS_ENV and (args.address is not None or args.port is not None):
+        log.info("%s is set: it wins over --address/--port", ADDRESS_ENV)
     try:
-        server = make_server(bot, port, max_workers=max_workers)
+        server = make_server(bot, address=address, max_workers=max_workers)
     except ServeError as exc:
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
     stop = _Stop()
@@ -414,7 +528,7 @@ def serve(bot: Bot, argv: Sequence[str] | None = None, *, max_workers: int = DEF
             log.warning("no stdin to watch: this bot will not notice when the host goes away")
         else:
             threading.Thread(target=_watch_stdin, args=(stop,), name="arena-stdin", daemon=True).start()
-    log.info("%s %s serving on 127.0.0.1:%d (pid %d)", bot.name, bot.version, port, os.getpid())
+    log.info("%s %s serving on %s (from %s, pid %d)", bot.name, bot.version, address, source, os.getpid())
     stop.wait()
     log.info("stopping: %s", stop.reason)
     # Whatever a hook may still be doing, the process ends soon after.

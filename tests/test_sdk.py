@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -21,7 +24,8 @@ from arena.games.union_pacific import default_game
 from arena.host import codec
 from arena.protocol import PROTOCOL_VERSION, REPO_ROOT
 from arena.records import MatchTermination
-from arena.sdk import Bot, LegalActions, Match, MatchResult, ServeError, make_server
+from arena.sdk import Bot, LegalActions, Match, MatchResult, ServeError, listen_address, make_server
+from arena.host.client import BotConnection
 from arena.host.process import free_port
 from tests.bot_ready import wait_ready
 from arena.v1 import bot_pb2, bot_pb2_grpc
@@ -43,19 +47,23 @@ class BotProcess:
         return self.stderr.read_text()
 
 
+def bot_env(**extra: str) -> dict[str, str]:
+    """This environment without the host's variables (they would win over the command line), plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ARENA_BOT_PORT", "ARENA_BOT_ADDRESS")}
+    env.update(extra)
+    return env
+
+
 @contextlib.contextmanager
-def bot_process(tmp_path: Path, folder: Path = RANDOM_BOT, *, via_env: bool = False) -> Iterator[BotProcess]:
-    """``sys.executable bot.py --port N`` in the bot's folder, stdin a pipe (as the host runs it)."""
-    port = free_port()
-    stderr_path = tmp_path / f"{folder.name}-{port}.stderr"
-    command = [sys.executable, "bot.py"] + ([] if via_env else ["--port", str(port)])
-    env = {**os.environ, "ARENA_BOT_PORT": str(port)} if via_env else {
-        k: v for k, v in os.environ.items() if k != "ARENA_BOT_PORT"}
+def run_bot(tmp_path: Path, args: list[str], env: dict[str, str], target: str,
+            folder: Path = RANDOM_BOT) -> Iterator[BotProcess]:
+    """``sys.executable bot.py ARGS`` in the bot's folder, stdin a pipe (as the host runs it), ready at ``target``."""
+    stderr_path = tmp_path / f"{folder.name}-{time.monotonic_ns()}.stderr"
     with open(stderr_path, "wb") as stderr:
-        process = subprocess.Popen(command, cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=stderr, env=env)
+        process = subprocess.Popen([sys.executable, "bot.py", *args], cwd=folder, stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=stderr, env=env)
     try:
-        with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as channel:
+        with grpc.insecure_channel(target, options=CHANNEL_OPTIONS) as channel:
             stub = bot_pb2_grpc.BotStub(channel)
             wait_ready(stub, process, stderr_path)
             yield BotProcess(process, stub, stderr_path)
@@ -66,6 +74,26 @@ def bot_process(tmp_path: Path, folder: Path = RANDOM_BOT, *, via_env: bool = Fa
         for stream in (process.stdin, process.stdout):
             if stream is not None and not stream.closed:
                 stream.close()
+
+
+@contextlib.contextmanager
+def bot_process(tmp_path: Path, folder: Path = RANDOM_BOT, *, via_env: bool = False) -> Iterator[BotProcess]:
+    """``sys.executable bot.py --port N`` (or ARENA_BOT_PORT=N alone) in the bot's folder."""
+    port = free_port()
+    args = [] if via_env else ["--port", str(port)]
+    env = bot_env(ARENA_BOT_PORT=str(port)) if via_env else bot_env()
+    with run_bot(tmp_path, args, env, f"127.0.0.1:{port}", folder) as bot:
+        yield bot
+
+
+@pytest.fixture
+def socket_dir() -> Iterator[Path]:
+    """A fresh folder with a short path (a socket path holds at most 107 bytes; pytest's tmp_path can be longer)."""
+    folder = Path(tempfile.mkdtemp(prefix="arena-sdk-", dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -194,12 +222,12 @@ def test_greedy_bot_process_answers_with_legal_indices(tmp_path: Path) -> None:
         assert len(chosen["greedy-a"]) > 50
 
 
-def test_no_port_is_a_clear_error() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "ARENA_BOT_PORT"}
-    run = subprocess.run([sys.executable, "bot.py"], cwd=RANDOM_BOT, env=env, stdin=subprocess.DEVNULL,
+def test_no_address_is_a_clear_error() -> None:
+    run = subprocess.run([sys.executable, "bot.py"], cwd=RANDOM_BOT, env=bot_env(), stdin=subprocess.DEVNULL,
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
-    assert "no port" in run.stderr and "--port" in run.stderr and "ARENA_BOT_PORT" in run.stderr
+    assert "no address to listen on" in run.stderr
+    assert all(word in run.stderr for word in ("ARENA_BOT_ADDRESS", "--address", "--port", "ARENA_BOT_PORT"))
 
 
 def test_a_taken_port_is_a_clear_error() -> None:
@@ -211,6 +239,154 @@ def test_a_taken_port_is_a_clear_error() -> None:
                              stdin=subprocess.PIPE, capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in run.stderr
+
+
+# ------------------------------------------------------------------ addresses: Unix sockets and precedence
+
+
+def _play_through_connection(connection: BotConnection, match_id: str, players: int, seed: int) -> int:
+    """A whole real game through the host's own client, every seat asked; the number of decisions."""
+    state = GAME.new_state(players, seed)
+    for seat in range(players):
+        connection.start_match(bot_pb2.StartMatchRequest(match_id=match_id, seat=seat, num_players=players,
+                                                         variant="standard", game="union_pacific", board=BOARD), 5)
+    number = 0
+    while not state.is_terminal():
+        seat = state.current_seats()[0]
+        request, actions = _request(match_id, state, seat, number)
+        reply = bot_pb2.DecisionReply.FromString(connection.decide(request.SerializeToString(), 5))
+        assert 0 <= reply.action_index < len(actions)
+        state.apply_action(seat, actions[reply.action_index])
+        number += 1
+    for seat in range(players):
+        connection.end_match(bot_pb2.EndMatchRequest(match_id=match_id, seat=seat,
+                                                     result=codec.outcome_to_proto(state.outcome())), 5)
+    return number
+
+
+def test_serves_on_a_unix_socket_through_the_host_client(tmp_path: Path, socket_dir: Path) -> None:
+    """``--address unix:PATH``: the host's BotConnection plays a whole game; EOF stops it and removes the socket."""
+    sock = socket_dir / "bot.sock"
+    address = f"unix:{sock}"
+    with open(tmp_path / "bot.stderr", "wb") as stderr:
+        process = subprocess.Popen([sys.executable, "bot.py", "--address", address], cwd=RANDOM_BOT,
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=bot_env())
+    connection = BotConnection(address)
+    try:
+        about = connection.wait_ready(30, alive=lambda: process.poll() is None)
+        assert (about.name, about.protocol_version) == ("random-bot", PROTOCOL_VERSION)
+        assert sock.is_socket()
+        assert _play_through_connection(connection, "unix-a", 3, 21) > 50
+        log = (tmp_path / "bot.stderr").read_text()
+        assert f"serving on {address} (from --address, pid {process.pid})" in log
+        assert process.stdin is not None
+        process.stdin.close()
+        try:
+            status = process.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the bot did not exit within 3 s of its stdin closing")
+        assert status == 0, (tmp_path / "bot.stderr").read_text()
+        assert process.stdout is not None and process.stdout.read() == b"", "stdout must stay silent"
+        assert not sock.exists(), "the socket file outlived the bot"
+    finally:
+        connection.close()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_arena_bot_address_wins_over_port(tmp_path: Path, socket_dir: Path) -> None:
+    """A ``--port {port}`` manifest in a sandbox: the SDK listens on ARENA_BOT_ADDRESS, not on the port."""
+    port = free_port()
+    sock = socket_dir / "bot.sock"
+    address = f"unix:{sock}"
+    env = bot_env(ARENA_BOT_ADDRESS=address, ARENA_BOT_PORT=str(port))
+    with run_bot(tmp_path, ["--port", str(port)], env, address) as bot:
+        _play(bot.stub, {"env-a": (2, 4)}, order_seed=0)
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        assert f"serving on {address} (from ARENA_BOT_ADDRESS" in bot.log()
+        assert "ARENA_BOT_ADDRESS is set: it wins over --address/--port" in bot.log()
+        bot.process.send_signal(signal.SIGTERM)
+        try:
+            status = bot.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the bot did not stop within 5 s of SIGTERM")
+        assert status == 0, bot.log()
+        assert "stopping: SIGTERM" in bot.log()
+        assert not sock.exists()
+
+
+def test_a_tcp_address_wins_over_port(tmp_path: Path) -> None:
+    port, unused = free_port(), free_port()
+    with run_bot(tmp_path, ["--port", str(unused), "--address", f"127.0.0.1:{port}"], bot_env(),
+                 f"127.0.0.1:{port}") as bot:
+        assert bot.stub.Describe(bot_pb2.DescribeRequest(), timeout=5).name == "random-bot"
+        assert f"serving on 127.0.0.1:{port} (from --address" in bot.log()
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", unused), timeout=2).close()
+
+
+@pytest.mark.parametrize(("argv", "environ", "expected"), [
+    (["--address", "unix:/a.sock", "--port", "5"], {"ARENA_BOT_ADDRESS": "unix:/run/arena/bot.sock",
+                                                    "ARENA_BOT_PORT": "6"}, ("unix:/run/arena/bot.sock",
+                                                                             "ARENA_BOT_ADDRESS")),
+    (["--port", "{port}"], {"ARENA_BOT_ADDRESS": "127.0.0.1:7000"}, ("127.0.0.1:7000", "ARENA_BOT_ADDRESS")),
+    (["--address", "unix:/a.sock", "--port", "5"], {"ARENA_BOT_PORT": "6"}, ("unix:/a.sock", "--address")),
+    (["--address", "unix:///abs/a.sock"], {}, ("unix:///abs/a.sock", "--address")),
+    (["--address", "unix:relative.sock"], {}, ("unix:relative.sock", "--address")),
+    (["--address", "0.0.0.0:50051"], {}, ("0.0.0.0:50051", "--address")),
+    (["--address", "[::1]:50051"], {}, ("[::1]:50051", "--address")),
+    (["--port", "5"], {"ARENA_BOT_PORT": "6"}, ("127.0.0.1:5", "--port")),
+    ([], {"ARENA_BOT_PORT": "6"}, ("127.0.0.1:6", "ARENA_BOT_PORT")),
+    (["--port", "5"], {"ARENA_BOT_ADDRESS": "  "}, ("127.0.0.1:5", "--port")),  # set but empty: not set
+])
+def test_where_to_listen_env_then_address_then_port(argv: list[str], environ: dict[str, str],
+                                                    expected: tuple[str, str]) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--address")
+    parser.add_argument("--port")
+    assert listen_address(parser.parse_args(argv), environ) == expected
+
+
+@pytest.mark.parametrize(("address", "port", "environ", "message"), [
+    (None, None, {}, "no address to listen on: the host sets ARENA_BOT_ADDRESS; by hand, pass --address "
+                     "unix:/path/bot.sock, --address HOST:PORT or --port N (or set ARENA_BOT_PORT)"),
+    ("unix:/a.sock", None, {"ARENA_BOT_ADDRESS": "http://x"},
+     "ARENA_BOT_ADDRESS: 'http://x' is not an address to listen on: give unix:/path/to/bot.sock or HOST:PORT"),
+    ("bot.sock", None, {}, "--address: 'bot.sock' is not an address to listen on"),
+    ("127.0.0.1:0", None, {}, "--address: '127.0.0.1:0' is not an address to listen on"),
+    ("127.0.0.1:70000", None, {}, "--address: '127.0.0.1:70000' is not an address"),
+    ("unix:", None, {}, "--address: 'unix:': no socket path after 'unix:'"),
+    ("unix://run/bot.sock", None, {}, "--address: 'unix://run/bot.sock': a unix:// address needs an absolute path"),
+    ("unix:/" + "s" * 107, None, {}, "the socket path is 108 bytes long; a Unix domain socket path holds at most 107"),
+    (None, "abc", {}, "--port: port must be a whole number, got 'abc'"),
+    (None, "0", {}, "--port: port must be 1 to 65535, got 0"),
+    (None, None, {"ARENA_BOT_PORT": "70000"}, "ARENA_BOT_PORT: port must be 1 to 65535, got 70000"),
+])
+def test_where_to_listen_errors(address: str | None, port: str | None, environ: dict[str, str],
+                                message: str) -> None:
+    with pytest.raises(ServeError) as raised:
+        listen_address(argparse.Namespace(address=address, port=port), environ)
+    assert message in str(raised.value)
+
+
+def test_a_bad_address_stops_the_bot_with_exit_2() -> None:
+    run = subprocess.run([sys.executable, "bot.py", "--port", "5"], cwd=RANDOM_BOT, stdin=subprocess.DEVNULL,
+                         env=bot_env(ARENA_BOT_ADDRESS="dns:///bots:1"), capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert "error: ARENA_BOT_ADDRESS: 'dns:///bots:1' is not an address to listen on" in run.stderr
+
+
+def test_a_file_in_the_way_of_the_socket_is_a_clear_error(socket_dir: Path) -> None:
+    (socket_dir / "bot.sock").write_text("mine")
+    run = subprocess.run([sys.executable, "bot.py", "--address", f"unix:{socket_dir}/bot.sock"], cwd=RANDOM_BOT,
+                         env=bot_env(), stdin=subprocess.PIPE, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert f"{socket_dir}/bot.sock exists and is not a socket; not replacing it" in run.stderr
+    assert (socket_dir / "bot.sock").read_text() == "mine"
 
 
 # ------------------------------------------------------------------ the SDK in-process
@@ -246,11 +422,13 @@ class Recorder(Bot):
 
 
 @contextlib.contextmanager
-def in_process(bot: Bot) -> Iterator[bot_pb2_grpc.BotStub]:
-    port = free_port()
-    server = make_server(bot, port)
+def in_process(bot: Bot, address: str | None = None) -> Iterator[bot_pb2_grpc.BotStub]:
+    """``bot`` served in this process on ``address`` (default: a free TCP port)."""
+    if address is None:
+        address = f"127.0.0.1:{free_port()}"
+    server = make_server(bot, address=address)
     try:
-        with grpc.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as channel:
+        with grpc.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
             stub = bot_pb2_grpc.BotStub(channel)
             stub.Describe(bot_pb2.DescribeRequest(), timeout=10, wait_for_ready=True)
             yield stub
@@ -401,3 +579,46 @@ def test_make_server_refuses_a_port_in_use() -> None:
             make_server(Recorder(), port)
     finally:
         first.stop(0).wait()
+
+
+def _stale_socket(path: Path) -> None:
+    """A socket file whose process is gone (bound, never listened on, closed)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.bind(str(path))
+    assert path.is_socket()
+
+
+def test_make_server_replaces_a_stale_socket(socket_dir: Path) -> None:
+    path = socket_dir / "bot.sock"
+    _stale_socket(path)
+    with in_process(Recorder(), f"unix:{path}") as stub:
+        assert stub.Describe(bot_pb2.DescribeRequest(), timeout=5).name == "recorder"
+    assert not path.exists()
+
+
+def test_make_server_never_takes_a_live_socket_over(socket_dir: Path) -> None:
+    """gRPC alone would unlink the other server's socket and bind its own; the SDK refuses."""
+    address = f"unix:{socket_dir}/bot.sock"
+    first = Recorder()
+    with in_process(first, address) as stub:
+        with pytest.raises(ServeError, match=f"cannot listen on {address}: another process is listening on "
+                                             f"{socket_dir}/bot.sock"):
+            make_server(Recorder(), address=address)
+        state = _midgame()
+        seat = state.current_seats()[0]
+        stub.Decide(_request("still-mine", state, seat, 0)[0], timeout=5)
+    assert [m.match_id for m in first.started] == ["still-mine"]
+
+
+def test_make_server_socket_errors(socket_dir: Path) -> None:
+    with pytest.raises(ServeError, match=f"the folder {socket_dir}/absent does not exist"):
+        make_server(Recorder(), address=f"unix:{socket_dir}/absent/bot.sock")
+    (socket_dir / "file").write_text("x")
+    with pytest.raises(ServeError, match="exists and is not a socket"):
+        make_server(Recorder(), address=f"unix:{socket_dir}/file")
+    with pytest.raises(ServeError, match="exactly one of a port and an address"):
+        make_server(Recorder())
+    with pytest.raises(ServeError, match="exactly one of a port and an address"):
+        make_server(Recorder(), 5, address=f"unix:{socket_dir}/bot.sock")
+    with pytest.raises(ServeError, match="is not an address to listen on"):
+        make_server(Recorder(), address="localhost")

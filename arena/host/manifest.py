@@ -4,12 +4,18 @@ A manifest names the bot and says how to start it::
 
     name = "random-bot"
     version = "1.0.0"
-    author = "Arena"
+    author = "Arena"                                          # optional
     language = "python"
-    command = ["python", "bot.py", "--port", "{port}"]   # "{port}" is replaced by the port
-    working_dir = "."                                     # relative to the manifest's folder
+    command = ["python", "bot.py", "--address", "{address}"]  # "{address}": where to listen
+    working_dir = "."                                         # optional; relative to the manifest's folder
 
-Every problem raises :class:`ManifestError`, naming the file and the field.
+    [env]                                                     # optional: variables the bot needs
+    MY_BOT_LEVEL = "3"
+
+``{address}`` becomes a gRPC address (``unix:/run/arena/bot.sock`` in a sandbox,
+``127.0.0.1:PORT`` outside one); ``{port}``, the protocol's first form, becomes a
+TCP port and is still accepted.  Every problem raises :class:`ManifestError`,
+naming the file and the field.
 """
 
 from __future__ import annotations
@@ -25,6 +31,28 @@ MANIFEST_NAME = "bot.toml"
 
 _REQUIRED_STR = ("name", "version", "language")
 _OPTIONAL_STR = ("author", "working_dir")
+#: How many variables ``[env]`` may declare, and the longest value (bytes of UTF-8).
+MAX_ENV_ENTRIES = 64
+MAX_ENV_VALUE_BYTES = 4096
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: Names ``[env]`` may not set, each with the reason given in the error.  Refusing them is
+#: not the security boundary (the sandbox is; a bot's own code can set anything for its
+#: own children): it keeps what the host sets up for every bot under the host's control.
+_ENV_REFUSED_PREFIXES = {
+    "ARENA_": "ARENA_* variables are the host's (ARENA_BOT_ADDRESS, ARENA_BOT_PORT)",
+    "LD_": "LD_* variables change which libraries the dynamic loader puts into every program; "
+           "the host decides the runtime",
+}
+_HOST_SET = "the host sets it: PATH, HOME, TMPDIR and the like must match the sandbox the bot runs in"
+_PYTHON_PATHS = ("it changes where Python finds its modules or what it runs at start; a Python bot runs on "
+                 "the host's interpreter with the Arena SDK: keep your modules in working_dir")
+_NODE_PATHS = "it changes which code Node.js loads; put interpreter options in 'command'"
+_ENV_REFUSED = {
+    **dict.fromkeys(("PATH", "HOME", "TMPDIR", "PWD", "SHELL", "USER", "LOGNAME"), _HOST_SET),
+    **dict.fromkeys(("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPLATLIBDIR",
+                     "PYTHONSAFEPATH", "PYTHONEXECUTABLE", "PYTHONNOUSERSITE"), _PYTHON_PATHS),
+    **dict.fromkeys(("NODE_OPTIONS", "NODE_PATH"), _NODE_PATHS),
+}
 _ADDRESS = re.compile(r"^(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.\-]+):(?P<port>\d{1,5})$")
 
 
@@ -43,10 +71,27 @@ class BotManifest:
     command: tuple[str, ...]
     working_dir: Path
     author: str = ""
+    #: ``[env]``: the variables the bot declares it needs, in the manifest's order.
+    env: tuple[tuple[str, str], ...] = ()
 
-    def command_for(self, port: int) -> list[str]:
-        """The command line with every ``{port}`` replaced by ``port``."""
-        return [part.replace("{port}", str(port)) for part in self.command]
+    @property
+    def uses_address(self) -> bool:
+        """Whether the command takes ``{address}`` (the bot listens wherever it is told)."""
+        return any("{address}" in part for part in self.command)
+
+    @property
+    def uses_port(self) -> bool:
+        """Whether the command takes ``{port}`` (the protocol's first form: a TCP port)."""
+        return any("{port}" in part for part in self.command)
+
+    def command_for(self, *, port: int | None = None, address: str) -> list[str]:
+        """The command line with ``{address}`` replaced by ``address`` and ``{port}`` by ``port``.
+
+        ValueError if the command takes ``{port}`` and ``port`` is None.
+        """
+        if port is None and self.uses_port:
+            raise ValueError(f"{self.path}: the command of bot {self.name!r} takes {{port}}, but no port was given")
+        return [part.replace("{address}", address).replace("{port}", str(port)) for part in self.command]
 
 
 def load_manifest(path: str | Path) -> BotManifest:
@@ -84,8 +129,8 @@ def manifest_from_data(data: dict[str, Any], path: Path) -> BotManifest:
         if not values[key].strip():
             raise ManifestError(f"{path}: field {key!r} must not be empty")
     if "command" not in data:
-        raise ManifestError(f"{path}: missing field 'command' (a list such as [\"python\", \"bot.py\", \"--port\", "
-                            "\"{port}\"])")
+        raise ManifestError(f"{path}: missing field 'command' (a list such as [\"python\", \"bot.py\", "
+                            "\"--address\", \"{address}\"])")
     command = data["command"]
     if not isinstance(command, list):
         raise ManifestError(f"{path}: field 'command' must be a list of strings, got {_kind(command)}")
@@ -96,6 +141,7 @@ def manifest_from_data(data: dict[str, Any], path: Path) -> BotManifest:
             raise ManifestError(f"{path}: field 'command' item {i} must be a string, got {_kind(part)}")
     if not command[0].strip():
         raise ManifestError(f"{path}: field 'command' starts with an empty program name")
+    env = _env(data.get("env", {}), path)
     working_dir = (path.parent / values.get("working_dir", ".")).resolve()
     if not working_dir.is_dir():
         raise ManifestError(f"{path}: field 'working_dir': {working_dir} is not a folder")
@@ -107,7 +153,36 @@ def manifest_from_data(data: dict[str, Any], path: Path) -> BotManifest:
         command=tuple(command),
         working_dir=working_dir,
         author=values.get("author", ""),
+        env=env,
     )
+
+
+def _env(table: Any, path: Path) -> tuple[tuple[str, str], ...]:
+    """The ``[env]`` table checked: names, refused names, string values, sizes."""
+    if not isinstance(table, dict):
+        raise ManifestError(f"{path}: field 'env' must be a table of strings ([env] then NAME = \"value\" "
+                            f"lines), got {_kind(table)}")
+    if len(table) > MAX_ENV_ENTRIES:
+        raise ManifestError(f"{path}: field 'env' has {len(table)} entries; at most {MAX_ENV_ENTRIES}")
+    pairs = []
+    for name, value in table.items():
+        if not _ENV_NAME.match(name):
+            raise ManifestError(f"{path}: field 'env' entry {name!r} is not a valid variable name (letters, "
+                                "digits and _, not starting with a digit)")
+        reason = _ENV_REFUSED.get(name) or next(
+            (why for prefix, why in _ENV_REFUSED_PREFIXES.items() if name.startswith(prefix)), None)
+        if reason is not None:
+            raise ManifestError(f"{path}: field 'env' entry {name!r} is not allowed: {reason}")
+        if not isinstance(value, str):
+            raise ManifestError(f"{path}: field 'env' entry {name!r} must be a string, got {_kind(value)}")
+        if "\0" in value:
+            raise ManifestError(f"{path}: field 'env' entry {name!r} contains a NUL character")
+        size = len(value.encode("utf-8"))
+        if size > MAX_ENV_VALUE_BYTES:
+            raise ManifestError(f"{path}: field 'env' entry {name!r} is {size} bytes long; at most "
+                                f"{MAX_ENV_VALUE_BYTES} (4 KiB)")
+        pairs.append((name, value))
+    return tuple(pairs)
 
 
 def _kind(value: Any) -> str:

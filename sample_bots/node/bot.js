@@ -2,18 +2,29 @@
 // Sample Arena bot for Union Pacific, in JavaScript (Node.js).
 //
 // Built only from protos/arena/v1/bot.proto (loaded at run time) and
-// docs/protocol.md. It serves the arena.v1.Bot gRPC service on
-// 127.0.0.1:<port>, plays many matches at once, logs to stderr only and exits
-// as soon as its stdin closes (the host is gone).
+// docs/protocol.md. It serves the arena.v1.Bot gRPC service where the host
+// tells it to, plays many matches at once, logs to stderr only and exits as
+// soon as its stdin closes (the host is gone). It ships its own copy of the
+// .proto (protos/arena/v1/bot.proto next to this file): in the host's sandbox
+// a bot sees nothing outside its own folder.
 //
+// Where it listens, first match wins:
+//   1. $ARENA_BOT_ADDRESS, which the host always sets (in a sandbox a Unix
+//      domain socket such as unix:/run/arena/bot.sock: there is no network);
+//   2. --address ADDR (the manifest passes "{address}"): unix:/path or HOST:PORT;
+//   3. --port N, else $ARENA_BOT_PORT, on 127.0.0.1 (the protocol's first form).
+//
+//   node bot.js --address unix:/tmp/bot.sock
 //   node bot.js --port 50051        (or ARENA_BOT_PORT=50051 node bot.js)
 'use strict';
 
+const fs = require('node:fs');
+const net = require('node:net');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const PROTO_PATH = path.join(__dirname, '..', '..', 'protos', 'arena', 'v1', 'bot.proto');
+const PROTO_PATH = path.join(__dirname, 'protos', 'arena', 'v1', 'bot.proto');
 const PROTOCOL_VERSION = 1;
 const GAME = 'union_pacific';
 const IDENTITY = {
@@ -279,22 +290,106 @@ const service = {
 
 // ---------------------------------------------------------------------- main
 
-function parsePort(argv, env) {
-  let text = env.ARENA_BOT_PORT;
+// The value of option `name` (`--name VALUE` or `--name=VALUE`; the last one wins), or undefined.
+function option(argv, name) {
+  let value;
   for (let i = 0; i < argv.length; i += 1) {
-    if (argv[i] === '--port' && i + 1 < argv.length) text = argv[i + 1];
-    else if (argv[i].startsWith('--port=')) text = argv[i].slice('--port='.length);
+    if (argv[i] === name && i + 1 < argv.length) value = argv[i + 1];
+    else if (argv[i].startsWith(`${name}=`)) value = argv[i].slice(name.length + 1);
   }
+  return value;
+}
+
+function parsePort(argv, env) {
+  const text = option(argv, '--port') ?? env.ARENA_BOT_PORT;
   const port = Number(text);
   return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
 }
 
+// The socket file of a unix:PATH or unix:///ABSOLUTE/PATH address, else null.
+function socketPath(address) {
+  if (address.startsWith('unix://')) return address.slice('unix://'.length);
+  if (address.startsWith('unix:')) return address.slice('unix:'.length);
+  return null;
+}
+
+function validAddress(address) {
+  const file = socketPath(address);
+  if (file !== null) return file.length > 0 && (!address.startsWith('unix://') || file.startsWith('/'));
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$/.exec(address);
+  return m !== null && Number(m[2]) > 0 && Number(m[2]) < 65536;
+}
+
+// Where to listen: {address, source}, or {error} saying what is wrong.
+function listenAddress(argv, env) {
+  const fromEnv = (env.ARENA_BOT_ADDRESS || '').trim();
+  const fromArg = option(argv, '--address');
+  let address;
+  let source;
+  if (fromEnv) {
+    [address, source] = [fromEnv, 'ARENA_BOT_ADDRESS'];
+  } else if (fromArg !== undefined) {
+    [address, source] = [fromArg.trim(), '--address'];
+  } else {
+    const text = option(argv, '--port') ?? env.ARENA_BOT_PORT;
+    source = option(argv, '--port') !== undefined ? '--port' : 'ARENA_BOT_PORT';
+    if (text === undefined || String(text).trim() === '') {
+      return { error: 'no address to listen on: the host sets ARENA_BOT_ADDRESS; by hand, pass '
+        + '--address unix:/path/bot.sock, --address HOST:PORT or --port N (or set ARENA_BOT_PORT)' };
+    }
+    const port = parsePort(argv, env);
+    if (port === null) return { error: `${source}: port must be 1 to 65535, got ${JSON.stringify(text)}` };
+    return { address: `127.0.0.1:${port}`, source };
+  }
+  if (!validAddress(address)) {
+    return { error: `${source}: ${JSON.stringify(address)} is not an address to listen on: `
+      + 'give unix:/path/to/bot.sock or HOST:PORT (port 1 to 65535)' };
+  }
+  return { address, source };
+}
+
+// grpc-js will not bind over an existing file: remove a socket left by a process that is
+// gone, but never one another process still listens on, nor a file that is not a socket.
+function clearStaleSocket(file, done) {
+  let stat;
+  try {
+    stat = fs.lstatSync(file);
+  } catch (err) {
+    done(err.code === 'ENOENT' ? null : err);
+    return;
+  }
+  if (!stat.isSocket()) {
+    done(new Error(`${file} exists and is not a socket; not replacing it`));
+    return;
+  }
+  const probe = net.createConnection({ path: file });
+  probe.on('connect', () => {
+    probe.destroy();
+    done(new Error(`another process is listening on ${file}`));
+  });
+  probe.on('error', (err) => {
+    if (err.code !== 'ECONNREFUSED') {
+      done(new Error(`cannot tell whether ${file} is in use: ${err.message}`));
+      return;
+    }
+    try {
+      fs.unlinkSync(file);
+      log(`removed the stale socket ${file}`);
+      done(null);
+    } catch (unlinkErr) {
+      done(unlinkErr.code === 'ENOENT' ? null : unlinkErr);
+    }
+  });
+}
+
 function main() {
-  const port = parsePort(process.argv.slice(2), process.env);
-  if (port === null) {
-    log('usage: node bot.js --port PORT (or set ARENA_BOT_PORT)');
+  const where = listenAddress(process.argv.slice(2), process.env);
+  if (where.error) {
+    log(where.error);
+    log('usage: node bot.js [--address unix:/path/bot.sock | --address HOST:PORT | --port PORT]');
     process.exit(2);
   }
+  const { address, source } = where;
   const definition = protoLoader.loadSync(PROTO_PATH, {
     keepCase: true,
     longs: Number,
@@ -319,17 +414,30 @@ function main() {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
-  server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => {
+  const file = socketPath(address);
+  const bind = () => server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err) => {
     if (err) {
-      log(`cannot listen on 127.0.0.1:${port}: ${err.message}`);
+      log(`cannot listen on ${address}: ${err.message}`);
       process.exit(1);
     }
-    log(`serving arena.v1.Bot on 127.0.0.1:${bound}`);
+    // grpc-js removes the socket file when the server shuts down.
+    log(`serving arena.v1.Bot on ${address} (from ${source}, pid ${process.pid})`);
   });
+  if (file === null) {
+    bind();
+  } else {
+    clearStaleSocket(file, (err) => {
+      if (err) {
+        log(`cannot listen on ${address}: ${err.message}`);
+        process.exit(1);
+      }
+      bind();
+    });
+  }
 }
 
 if (require.main === module) {
   main();
 }
 
-module.exports = { decide, parsePort };
+module.exports = { decide, listenAddress, parsePort };

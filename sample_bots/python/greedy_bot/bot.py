@@ -1,6 +1,6 @@
 """Sample Arena bot: a greedy Union Pacific player (the strategy is in strategy.py).
 
-    python bot.py --port 50051        (or ARENA_BOT_PORT=50051 python bot.py)
+    python bot.py --address unix:/tmp/bot.sock     (or --address 127.0.0.1:50051, or --port 50051)
 """
 
 from __future__ import annotations

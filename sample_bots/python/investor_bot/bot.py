@@ -4,7 +4,7 @@ It invests the most shares it can of its biggest holding whenever it may, builds
 for the company it holds most of otherwise, draws from the deck, never exchanges.
 A middle-of-the-road opponent between the random and the greedy bot.
 
-    python bot.py --port 50051        (or ARENA_BOT_PORT=50051 python bot.py)
+    python bot.py --address unix:/tmp/bot.sock     (or --address 127.0.0.1:50051, or --port 50051)
 """
 
 from __future__ import annotations
