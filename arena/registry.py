@@ -13,6 +13,7 @@ from typing import Callable
 
 from arena.errors import UserError
 from arena.host.check import CheckReport, CheckStep, check_bot
+from arena.host.sandbox import IsolationPolicy
 from arena.host.manifest import BotSpec, ManifestError, load_manifest, parse_bot_spec
 from leaderboard.errors import UnknownBotError
 from leaderboard.rows import BotRow
@@ -75,6 +76,7 @@ def register_bot(
     log_dir: Path,
     check: bool = True,
     progress: Callable[[CheckStep], None] | None = None,
+    policy: IsolationPolicy | None = None,
 ) -> tuple[BotRow, CheckReport | None]:
     """Check a bot and store it; a bot that fails the check is refused with the reason."""
     spec = parse_spec(text)
@@ -89,7 +91,8 @@ def register_bot(
                             + "; give the new bot another name in its bot.toml")
     report: CheckReport | None = None
     if check:
-        report = check_bot(spec, log_dir=log_dir, progress=progress)
+        report = check_bot(spec, log_dir=log_dir, progress=progress,
+                           policy=policy if policy is not None else IsolationPolicy.sandbox())
         if not report.passed:
             failed = report.failed
             reason = f"{failed.name}: {failed.detail}" if failed else "the check did not run"

@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from arena.cli.errors import UserError
 from arena.host.check import CheckStep, check_bot
+from arena.cli.options import add_isolation_options, isolation_from_args
 from arena.host.clock import Clocks
 
 
@@ -30,9 +31,11 @@ def register_check(bot_sub: argparse._SubParsersAction) -> None:
     c.add_argument("--ready-s", type=float, default=10.0, metavar="S", help="start-up limit (default 10)")
     c.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
     c.add_argument("--bank-ms", type=int, default=10_000, metavar="N", help="time bank per match (default 10000)")
-    c.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
+    c.add_argument("--seed", type=int, default=None,
+                   help="deck seed of the first match (default: random, as in a tournament)")
     c.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
                    help="where the bot's stderr log goes (default: arena-data/logs/check/)")
+    add_isolation_options(c)
     c.set_defaults(func=run_check)
 
 
@@ -48,7 +51,7 @@ def run_check(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     report = check_bot(args.bot, log_dir=args.logs, ready_timeout=args.ready_s, clocks=clocks, seed=args.seed,
-                       progress=show)
+                       progress=show, policy=isolation_from_args(args))
     if report.log_path is not None:
         console.print(f"bot log: {report.log_path}")
     failed = report.failed
@@ -72,6 +75,7 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
     a.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
                    help="where the check's bot log goes (default: arena-data/logs/check/)")
     add_db_option(a)
+    add_isolation_options(a)
     a.set_defaults(func=run_add)
 
     ls = bot_sub.add_parser("list", help="the registered bots", description="List the registered bots.")
@@ -97,7 +101,7 @@ def run_add(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
     with open_store(args) as store:
-        row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs,
+        row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs, policy=isolation_from_args(args),
                               progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
                                                                   f"{escape(step.detail)}"))
         console.print(f"[bold green]added[/bold green] {escape(row.name)} {escape(row.version)} "

@@ -10,6 +10,7 @@ runs elsewhere: the start-up and shut-down steps are skipped.
 
 from __future__ import annotations
 
+import secrets
 import signal
 import tempfile
 import time
@@ -22,7 +23,10 @@ from arena.host.manifest import BotSpec, ManifestError, parse_bot_spec
 from arena.host.match import LocalPlayer, MatchConfig, run_match
 from arena.host.process import BotPool, BotProcess, BotStartError, start_bot
 from arena.policies import RandomPolicy
+from arena.host.sandbox import IsolationPolicy
 from arena.protocol import PROTOCOL_VERSION
+
+GAME = "union_pacific"
 
 #: Table sizes of the check's matches (the bot sits in a different seat in each).
 CHECK_TABLE_SIZES = (2, 4, 6)
@@ -76,9 +80,10 @@ def check_bot(
     ready_timeout: float = 10.0,
     clocks: Clocks | None = None,
     table_sizes: Sequence[int] = CHECK_TABLE_SIZES,
-    seed: int = 0,
+    seed: int | None = None,
     shutdown_timeout: float = 3.0,
     progress: Callable[[CheckStep], None] | None = None,
+    policy: IsolationPolicy | None = None,
 ) -> CheckReport:
     """Run the compliance check on a manifest (path or :class:`BotSpec`) or a ``HOST:PORT``.
 
@@ -86,6 +91,8 @@ def check_bot(
     a bad bot: every problem is a failed step of the report.
     """
     steps = _Steps(progress)
+    if seed is None:  # random, as a tournament's deals are: the check must not be recognisable
+        seed = secrets.randbelow(1 << 62)
     if isinstance(spec, str):
         try:
             spec = parse_bot_spec(spec)
@@ -101,7 +108,7 @@ def check_bot(
     logs = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="arena-check-"))
     describe: dict[str, object] | None = None
     with BotPool(log_dir=logs, ready_timeout=ready_timeout, stop_timeout=shutdown_timeout,
-                 max_start_failures=1) as pool:
+                 max_start_failures=1, policy=policy, game=GAME, verify_describe=False) as pool:
         log_path = pool.log_path(spec)
         started = time.monotonic()
         try:
@@ -121,21 +128,22 @@ def check_bot(
             problems.append(f"protocol_version is {d.protocol_version}; this host speaks {PROTOCOL_VERSION}")
         if "union_pacific" not in d.games:
             problems.append(f"games {list(d.games)} does not include 'union_pacific'")
+        if spec.manifest is not None and d.name and d.name != spec.manifest.name:
+            problems.append(f"name {d.name!r} is not the manifest's {spec.manifest.name!r} (the host refuses a "
+                            "bot that answers as someone else)")
         if problems:
             steps.add("describe", False, "; ".join(problems))
             return CheckReport(spec.label, tuple(steps.steps), describe, log_path)
-        note = ""
-        if spec.manifest is not None and d.name != spec.manifest.name:
-            note = f" (the manifest says {spec.manifest.name!r})"
-        steps.add("describe", True, f"{d.name}{note} {d.version} by {d.author or '?'} ({d.language}), games "
+        steps.add("describe", True, f"{d.name} {d.version} by {d.author or '?'} ({d.language}), games "
                                     f"{list(d.games)}, protocol {d.protocol_version}")
+        pool.verify_describe = True  # from here on, as in a tournament
 
         _check_matches(pool, spec, steps, clocks, table_sizes, seed)
 
         if handle.process is not None and spec.manifest is not None:
             handle.connection.close()
             _check_stdin_eof(handle.process, steps, shutdown_timeout)
-            _check_sigterm(spec, steps, logs, log_path, ready_timeout, shutdown_timeout)
+            _check_sigterm(spec, steps, logs, log_path, ready_timeout, shutdown_timeout, pool.policy)
         else:
             steps.add("shutdown", None, "skipped: the bot runs elsewhere")
     return CheckReport(spec.label, tuple(steps.steps), describe, log_path)
@@ -186,17 +194,18 @@ def _check_stdin_eof(process: BotProcess, steps: _Steps, timeout: float) -> None
 
 
 def _check_sigterm(spec: BotSpec, steps: _Steps, logs: Path, log_path: Path | None, ready_timeout: float,
-                   timeout: float) -> None:
+                   timeout: float, policy: IsolationPolicy) -> None:
     assert spec.manifest is not None
     try:
         process, connection, _ = start_bot(spec.manifest, log_path=log_path or logs / "bot.log",
-                                           ready_timeout=ready_timeout, stop_timeout=timeout)
+                                           ready_timeout=ready_timeout, stop_timeout=timeout, policy=policy,
+                                           game=GAME)
     except BotStartError as exc:
         steps.add("exit on SIGTERM", False, f"could not start it a second time: {exc}")
         return
     connection.close()
     try:
-        process.popen.send_signal(signal.SIGTERM)
+        process.signal_bot(signal.SIGTERM)
         started = time.monotonic()
         status = process.wait(timeout)
         if status is None:
