@@ -299,6 +299,24 @@ class BotProcess:
                    socket_dir=socket_dir, port=port)
 
     @property
+    def listening(self) -> Callable[[], bool] | None:
+        """A cheap test that the bot listens (its socket file exists), where there is one."""
+        if self.socket_dir is not None:
+            return (self.socket_dir / SOCKET_NAME).exists
+        port = self.port
+        if port is None:
+            return None
+
+        def accepts() -> bool:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.05).close()
+            except OSError:
+                return False
+            return True
+
+        return accepts
+
+    @property
     def pid(self) -> int:
         return self.popen.pid
 
@@ -469,7 +487,7 @@ def start_bot(manifest: BotManifest, *, log_path: Path, ready_timeout: float = 1
     process = BotProcess.spawn(manifest, log_path=log_path, policy=policy)
     connection = BotConnection(process.address, max_message_bytes=max_message_bytes)  # not frozen while starting
     try:
-        describe = connection.wait_ready(ready_timeout, alive=process.alive)
+        describe = connection.wait_ready(ready_timeout, alive=process.alive, listening=process.listening)
     except BotNotReadyError as exc:
         status = process.returncode
         process.stop(stop_timeout)
