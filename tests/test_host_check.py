@@ -96,3 +96,31 @@ def test_the_cli_exit_code_says_pass_or_fail(tmp_path: Path, capsys: pytest.Capt
     assert "FAIL: fake-describe-bad failed step 'describe'" in out
     assert main(["bot", "check", str(manifest_path("random")), "--decision-ms", "0"]) == 2
     assert "decision limit must be positive" in capsys.readouterr().err
+
+
+def test_the_checks_matches_look_like_tournament_matches_from_the_bots_side(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that behaves only while checked has nothing to go on: ids, seeds, clocks and
+    opponents are what a tournament gives it."""
+    from arena.host.sandbox import IsolationPolicy
+    from arena.tournaments import TournamentConfig
+    from tests.test_host_match import read_records
+
+    recording = tmp_path / "requests.bin"
+    monkeypatch.setenv("FAKE_BOT_RECORD", str(recording))  # reaches the bot: unsandboxed on purpose
+    runs = []
+    for _ in range(2):
+        recording.unlink(missing_ok=True)
+        report = check_bot(str(manifest_path("record")), log_dir=tmp_path, policy=IsolationPolicy.none())
+        assert report.passed, report.failed
+        runs.append(read_records(recording))
+    ids = [{r.match_id for r in requests} for requests in runs]
+    assert all(len(run) == 3 for run in ids), "one id per match"
+    assert not ids[0] & ids[1], "a second check reused an id"
+    for match_id in ids[0] | ids[1]:
+        assert "check" not in match_id and len(match_id) >= 14 and match_id.startswith("m-")
+    defaults = TournamentConfig(bots=("a", "b"), table_sizes=(2,))
+    first = runs[0][0]
+    assert (first.decision_time_ms, first.time_bank_ms) == (defaults.decision_ms, defaults.bank_ms)
+    # Different deals each time (random deck seeds): the first observation differs.
+    assert runs[0][0].observation != runs[1][0].observation

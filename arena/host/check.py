@@ -3,7 +3,9 @@
 Steps: the manifest loads; the bot starts and answers Describe within the limit;
 Describe's fields are filled in, its protocol version is supported and it plays
 union_pacific; it plays a few matches (different table sizes, two players
-included) against in-process random players within the clocks with zero faults;
+included) against Arena's random opponent bot within the clocks with zero faults
+-- matches a bot cannot tell from a tournament's: real opponent processes (sandboxed
+like it), random match ids and deck seeds, the tournament clocks;
 it exits on stdin EOF and on SIGTERM within a few seconds.  A bot given by address
 runs elsewhere: the start-up and shut-down steps are skipped.
 """
@@ -19,10 +21,11 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from arena.host.clock import Clocks
-from arena.host.manifest import BotSpec, ManifestError, parse_bot_spec
-from arena.host.match import LocalPlayer, MatchConfig, run_match
+from arena.host.manifest import BotSpec, ManifestError, load_manifest, parse_bot_spec
+from arena.host.match import MatchConfig, run_match
 from arena.host.process import BotPool, BotProcess, BotStartError, start_bot
-from arena.policies import RandomPolicy
+from arena.opponents import RANDOM_OPPONENT
+from arena.records import FaultReason
 from arena.host.sandbox import IsolationPolicy
 from arena.protocol import PROTOCOL_VERSION
 
@@ -152,19 +155,24 @@ def check_bot(
 def _check_matches(pool: BotPool, spec: BotSpec, steps: _Steps, clocks: Clocks, table_sizes: Sequence[int],
                    seed: int) -> None:
     config = MatchConfig(clocks=clocks)
+    opponent = BotSpec(manifest=load_manifest(RANDOM_OPPONENT))
     slowest = 0.0
     decisions = 0
     for i, size in enumerate(table_sizes):
         seat = i % size
-        seats: list[BotSpec | LocalPlayer] = [
-            spec if s == seat else LocalPlayer(f"random-{s}", RandomPolicy(seed * 1000 + 10 * i + s))
-            for s in range(size)
-        ]
+        # Like a tournament match in every way a bot can see: real opponent processes, a
+        # random id, a random deck seed, the same clocks and start request.
+        seats = [spec if s == seat else opponent for s in range(size)]
         name = f"match {i + 1} ({size} players, seat {seat})"
         try:
-            record = run_match(pool, seats, seed=seed + i, match_id=f"check-{i + 1}", config=config)
+            record = run_match(pool, seats, seed=(seed + i) % (1 << 63), config=config)
         except Exception as exc:  # noqa: BLE001 - a host-side failure is reported, not raised
             steps.add(name, False, f"the match could not be played: {type(exc).__name__}: {exc}")
+            return
+        broken = [f for s in record.seats if s.seat != seat for f in s.faults if f.reason is FaultReason.NOT_READY]
+        if broken:
+            steps.add(name, False, f"the check's own opponent could not start (a problem of this host, not of "
+                                   f"the bot): {broken[0].detail}")
             return
         mine = record.seats[seat]
         clock = next(s for s in record.replay["match"]["seats"] if s["seat"] == seat).get("clock", {})
