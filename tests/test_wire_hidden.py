@@ -1,0 +1,79 @@
+"""Hidden information over the wire: the bytes a bot receives (ids included) never depend on
+what its seat may not know.
+
+The engine's property (tests/games/test_up_observation.py) says hidden changes never
+alter an observation; this one says the same of the host's encoded ``DecisionRequest``
+and ``StartMatchRequest``, built by the host's own code path (``SeatClient.payload``,
+the shared action cache, the match runner's start request), with a match id made the way
+the host makes them.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.games import get_game
+from arena.host.client import BotConnection, SeatClient, encoder_for
+from arena.host.clock import Clocks
+from arena.host.match import LocalPlayer, MatchConfig, _Match, run_match
+from arena.host.pool import BotPool
+from arena.policies import RandomPolicy
+from tests.games.scenario import hidden_view
+from tests.games.test_up_observation import HIDDEN, game_prefixes
+
+GAME = get_game("union_pacific")
+
+
+def _client(match_id: str, seat: int) -> SeatClient:
+    # The connection is never called: only the request bytes are built.
+    return SeatClient(BotConnection("unix:/nonexistent/bot.sock"), match_id=match_id, seat=seat, clocks=Clocks(),
+                      encoder=encoder_for(GAME))
+
+
+def _wire(state, me: int, match_id: str) -> bytes:
+    legal = state.legal_actions(me) if me in state.current_seats() else []
+    return _client(match_id, me).payload(state, len(state.history), state.observation(me), legal)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=game_prefixes(), data=st.data())
+def test_hidden_changes_never_change_the_bytes_a_bot_receives(state, data: st.DataObject) -> None:
+    if state.is_terminal():
+        return
+    me = data.draw(st.sampled_from(state.current_seats()), label="deciding seat")
+    rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**32 - 1), label="mutation seed"))
+    match_id = data.draw(st.text("0123456789abcdef", min_size=20, max_size=20), label="match id")
+    before = _wire(state, me, match_id)
+    twin = state.clone()
+    changed = sum(mutation(twin, me, rng) for mutation in HIDDEN)
+    if changed:
+        assert hidden_view(twin) != hidden_view(state)
+        assert _wire(twin, me, match_id) == before, "hidden information reaches the wire"
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        bits, value = value & 0x7F, value >> 7
+        out.append(bits | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def test_the_match_id_and_the_start_request_carry_no_seed() -> None:
+    seed = 987_654_321_987
+    players = [LocalPlayer(f"p{i}", RandomPolicy(i)) for i in range(3)]
+    with BotPool(log_dir="/nonexistent") as pool:
+        first = run_match(pool, players, seed=seed)
+        second = run_match(pool, players, seed=seed)
+        match = _Match(pool, GAME, players, seed=seed, variant="standard", match_id=first.match_id, names=None,
+                       config=MatchConfig(), cancel=None)
+        start = match.start_request(0).SerializeToString()
+    assert first.match_id != second.match_id, "the same deal got the same id: ids are not random"
+    for match_id in (first.match_id, second.match_id):
+        assert str(seed) not in match_id and str(seed % 100_000) not in match_id
+        assert len(match_id) >= 14
+    assert str(seed).encode() not in start and _varint(seed) not in start
