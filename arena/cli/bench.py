@@ -38,6 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--concurrency", default="1,2,4", help="concurrencies to measure (default 1,2,4)")
     t.set_defaults(func=run_tournament_bench)
 
+    iso = bsub.add_parser("isolation", help="the sandbox's cost (bot start) and what it buys (a CPU hog's effect)",
+                          description="Bot start time sandboxed vs not, and the mean decision time of a bot that "
+                                      "thinks (fixed CPU work) against a random bot and against a CPU hog, "
+                                      "sandboxed (the hog is frozen between its decisions) and not.")
+    iso.add_argument("--starts", type=int, default=10, help="bot starts per isolation level (default 10)")
+    iso.add_argument("--matches", type=int, default=4, help="2-player matches per measurement (default 4)")
+    iso.set_defaults(func=run_isolation)
+
     g = bsub.add_parser("greedy", help="the greedy sample bot's win rate against random players",
                         description="The greedy sample bot against random players, in-process but with every "
                                     "decision passed through the protocol codec as the SDK would: wins (a shared "
@@ -105,6 +113,34 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
         for f in bench_tournament(levels, rounds=args.rounds):
             table.add_row(str(f.concurrency), str(f.matches), f"{f.wall_s:.1f}", f"{f.matches_per_min:.0f}",
                           f"{f.engine_share:.0%}", f"{f.host_share:.0%}", f"{f.bots_share:.0%}")
+    console.print(table)
+    return 0
+
+
+def run_isolation(args: argparse.Namespace) -> int:
+    from arena.bench.isolation import bench_fairness, bench_start
+    from arena.host.sandbox import SandboxUnavailable, require_sandbox
+
+    if args.starts < 1 or args.matches < 1:
+        raise UserError("--starts and --matches must be at least 1")
+    try:
+        require_sandbox()
+    except SandboxUnavailable as exc:
+        raise UserError(str(exc)) from None
+    console = Console()
+    with console.status("starting bots..."):
+        s = bench_start(args.starts)
+    console.print(f"bot start (Python random bot, until it answers Describe; median of {s.starts}): "
+                  f"sandbox {s.sandbox_ms:.0f} ms, none {s.none_ms:.0f} ms "
+                  f"({s.sandbox_ms / s.none_ms:.2f}x)")
+    table = Table(title="a thinking bot's mean decision time, against a random bot and against a CPU hog",
+                  caption="the hog forks four spinning processes per core at StartMatch, each in its own session; "
+                          "goal: sandboxed slowdown <= 10 %")
+    for col in ("isolation", "vs random", "vs hog", "slowdown"):
+        table.add_column(col, justify="right" if col != "isolation" else "left")
+    with console.status("playing matches..."):
+        for f in bench_fairness(args.matches):
+            table.add_row(f.level, f"{f.baseline_ms:.1f} ms", f"{f.hogged_ms:.1f} ms", f"{f.slowdown:+.0%}")
     console.print(table)
     return 0
 

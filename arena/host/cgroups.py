@@ -203,8 +203,8 @@ class CgroupHost:
     kind: str  # "v1", "v2" or "v1+v2"
     reaper: subprocess.Popen[bytes] | None = None  # cleans up after this host, however it ends
 
-    def create(self, limits: Limits) -> BotCgroup:
-        """A new bot cgroup with ``limits`` set (OSError if the kernel refuses)."""
+    def create(self, limits: Limits | None) -> BotCgroup:
+        """A new bot cgroup with ``limits`` set (None: only to kill its tree; OSError if the kernel refuses)."""
         name = f"bot-{next(_counter)}"
         dirs: dict[str, Path] = {}
         try:
@@ -213,7 +213,8 @@ class CgroupHost:
                 d.mkdir()
                 dirs[key] = d
             cgroup = BotCgroup(dirs)
-            _apply_limits(dirs, limits)
+            if limits is not None:
+                _apply_limits(dirs, limits)
         except OSError:
             BotCgroup(dirs).remove(0.5)
             raise

@@ -193,7 +193,7 @@ class BotProcess:
         self.cgroup = cgroup
         self.socket_dir = socket_dir
         self.pump = pump
-        self.gate = FreezeGate(cgroup) if cgroup is not None and cgroup.can_freeze() else None
+        self.gate = FreezeGate(cgroup) if policy.sandboxed and cgroup is not None and cgroup.can_freeze() else None
         self._log_offset = log_offset
         self._stop_lock = threading.Lock()
         self.stopped_how: str | None = None
@@ -211,8 +211,22 @@ class BotProcess:
         command = manifest.command_for(port=port, address=address)
         env = {**host_environment(), "ARENA_BOT_PORT": str(port), "ARENA_BOT_ADDRESS": address,
                **dict(manifest.env)}
-        return cls._launch(manifest, command, env, log_path=log_path, policy=policy, address=address, port=port,
-                           describe_where=f"port {port}")
+        # No limits and no freezing for trusted bots, but a cgroup where there can be one, so
+        # that whatever the bot starts (new sessions, double forks) is stopped with it.
+        cgroups = open_cgroups()
+        cgroup: BotCgroup | None = None
+        if cgroups is not None:
+            try:
+                cgroup = cgroups.create(None)
+            except OSError:
+                cgroup = None
+        try:
+            return cls._launch(manifest, command, env, log_path=log_path, policy=policy, address=address,
+                               port=port, describe_where=f"port {port}", cgroup=cgroup)
+        except BaseException:
+            if cgroup is not None:
+                cgroup.remove(0.5)
+            raise
 
     @classmethod
     def _spawn_sandboxed(cls, manifest: BotManifest, *, log_path: Path, policy: IsolationPolicy) -> "BotProcess":
