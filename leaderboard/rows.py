@@ -19,6 +19,9 @@ from arena.records import Fault, MatchTermination
 #: No bot may be registered under this name.
 IMAGINARY_PARTICIPANT = "(imaginary shareholder)"
 
+#: Said instead of a tournament's seed, its deck seeds and its replays while it runs.
+SECRET_UNTIL_FINISHED = "secret until the tournament is finished"
+
 
 class TournamentStatus(enum.StrEnum):
     CREATED = "created"
@@ -60,6 +63,12 @@ class TournamentRow:
     status: TournamentStatus
     created_at: datetime
     updated_at: datetime
+
+    @property
+    def finished(self) -> bool:
+        """Whether the whole schedule is stored: only then are the seed (the key every
+        deck seed derives from), the deck seeds and the replays public."""
+        return self.status is TournamentStatus.FINISHED
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, Sea
 from arena.replay import build_replay
 from leaderboard.database import create_db_engine, resolve_db_url
 from leaderboard.ratings import live_elo_history
-from leaderboard.rows import IMAGINARY_PARTICIPANT
+from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus
 from leaderboard.standings import compute_standings
 from leaderboard.store import Store
 from leaderboard.web import create_app
@@ -119,7 +119,7 @@ def add_bot(store: Store, name: str, *, version: str = "1.0.0", author: str = "t
 
 
 def fill_store(url: str) -> Data:
-    """Two tournaments: 2- and 3-player tables, a fault, a forfeit, hostile names and debug text."""
+    """Two finished tournaments: 2- and 3-player tables, a fault, a forfeit, hostile names and debug text."""
     data = Data(url=url, tournaments=[], records={}, by_tournament={})
     with Store.open(url) as store:
         add_bot(store, "alpha")
@@ -151,6 +151,8 @@ def fill_store(url: str) -> Data:
                 store.record_match(tid, index, 1, record)
                 data.records[match_id] = record
                 data.by_tournament[tid].append(match_id)
+            # finished: everything is public (tests/test_secrets.py covers running tournaments)
+            store.set_tournament_status(tid, TournamentStatus.FINISHED)
     return data
 
 
@@ -345,6 +347,7 @@ def test_corrupt_replay_shows_an_unreadable_replay_not_a_500(tmp_path: Path) -> 
         add_bot(store, "beta")
         tid = store.create_tournament("union_pacific", {}, 1)
         store.record_match(tid, 0, 1, play_record("m-bad", ["alpha", "beta"], 5, started_at=T0))
+        store.set_tournament_status(tid, TournamentStatus.FINISHED)
     engine = create_db_engine(resolve_db_url(url))
     try:
         with engine.begin() as connection:
@@ -436,6 +439,7 @@ def test_pages_work_on_each_backend(db_url: str) -> None:
         add_bot(store, HOSTILE)
         tid = store.create_tournament("union_pacific", {"bots": ["alpha", HOSTILE]}, 1)
         store.record_match(tid, 0, 1, play_record("m-1", ["alpha", HOSTILE], 7, started_at=T0))
+        store.set_tournament_status(tid, TournamentStatus.FINISHED)
     with TestClient(create_app(db_url)) as client:
         for path in ["/", f"/tournaments/{tid}", f"/bots/{quote(HOSTILE, safe='')}", "/matches/m-1"]:
             assert HOSTILE_ESCAPED in page_text(client.get(path))

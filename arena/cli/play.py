@@ -12,11 +12,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from arena.cli.errors import UserError
+from arena.cli.options import add_isolation_options, describe_isolation, isolation_from_args
 from arena.games import get_game
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, ManifestError, parse_bot_spec
 from arena.host.match import MatchConfig, run_match
 from arena.host.process import BotPool
+from arena.matchids import new_match_id
 from arena.records import MatchRecord
 from arena.replay import write_replay
 
@@ -29,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "process holding two seats. Two bots play the imaginary-shareholder game.")
     p.add_argument("--bot", action="append", required=True, metavar="MANIFEST|HOST:PORT", dest="bots",
                    help="a bot, in seat order (repeat 2-6 times)")
-    p.add_argument("--seed", type=int, help="deck seed (default: a random one, printed)")
+    p.add_argument("--seed", type=int, help="deck seed, to replay a deal locally (default: a random one, printed "
+                                            "here and recorded in the replay; never sent to the bots)")
     p.add_argument("--variant", choices=("standard", "pro"), default="standard", help="share deck set-up")
     p.add_argument("--replays", type=Path, default=Path("replays"), metavar="DIR",
                    help="where the replay is written (default: replays/)")
@@ -41,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="how long a bot may take to start (default 10)")
     p.add_argument("--logs", type=Path, default=Path("arena-data/logs"), metavar="DIR",
                    help="where the bots' stderr logs go (default: arena-data/logs/)")
+    add_isolation_options(p)
     p.set_defaults(func=run)
 
 
@@ -64,16 +68,21 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     specs = _specs(args.bots)
+    policy = isolation_from_args(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 31)
-    match_id = f"play-{time.strftime('%Y%m%d-%H%M%S')}-{len(specs)}p-seed{seed}"
+    match_id = new_match_id()  # random: the bots see it, so it must not hint at the seed
+    when = time.strftime("%Y%m%d-%H%M%S")
     console = Console(highlight=False)
-    with BotPool(log_dir=args.logs, ready_timeout=args.ready_s) as pool:
+    with BotPool(log_dir=args.logs, ready_timeout=args.ready_s, policy=policy, game=game.name) as pool:
         with console.status(f"playing {match_id} ..."):
             record = run_match(pool, specs, seed=seed, variant=args.variant, match_id=match_id, config=config)
-    path = write_replay(args.replays / f"{match_id}.json", record.replay)
+    path = write_replay(args.replays / f"play-{when}-{len(specs)}p-{match_id}.json",
+                        record.replay)
     print_record(console, record)
+    console.print(f"deck seed {seed}: --seed {seed} deals the same hands again (keep it to yourself while "
+                  "the deal matters)", markup=False, soft_wrap=True)
     console.print(f"replay written to {path}", markup=False, soft_wrap=True)
-    console.print(f"bot logs in {args.logs}/", markup=False, soft_wrap=True)
+    console.print(f"bot logs in {args.logs}/; {describe_isolation(policy)}", markup=False, soft_wrap=True)
     return 0
 
 

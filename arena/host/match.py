@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-import uuid
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from arena.host.manifest import BotSpec
 from arena.host.cgroups import open_cgroups
 from arena.host.process import BotHandle, BotPool, BotStartError
 from arena.policies import Policy, RandomPolicy
+from arena.matchids import new_match_id
 from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
 from arena.replay import build_replay
 from arena.v1 import bot_pb2
@@ -485,7 +485,7 @@ def run_match(
         raise ValueError(f"{len(names)} names for {len(seats)} seats")
     if variant not in game.variants:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(game.variants)})")
-    match = _Match(pool, game, seats, seed=seed, variant=variant, match_id=match_id or f"m-{uuid.uuid4().hex[:12]}",
+    match = _Match(pool, game, seats, seed=seed, variant=variant, match_id=match_id or new_match_id(),
                    names=names, config=config, cancel=cancel)
     started_at = time.time()
     started = time.monotonic()

@@ -8,6 +8,10 @@ Format (duplicate round robin): in every round, for every table size asked for, 
 subset of that many bots plays once in every seat rotation, so each bot sits in each
 seat exactly once per subset.  All rotations of one subset share one deck seed, so the
 luck of the deal is the same for every seating and cancels out.
+
+The tournament seed is a secret key: every deck seed derives from it through SHA-256
+(:func:`subset_seed`), so whoever knows it can deal every hand of the tournament,
+while a published deck seed tells nothing about the key or about any other deal.
 """
 
 from __future__ import annotations
@@ -94,9 +98,19 @@ def subset_seed(
 ) -> int:
     """The deck seed shared by all seatings of ``subset`` in one round: a non-negative 63-bit int.
 
-    SHA-256 of a canonical JSON encoding, so it is the same on every machine and
-    Python version (unlike :func:`hash`), and depends only on the bots' names, not
-    on who else entered.
+    The first 63 bits of SHA-256 over a canonical JSON encoding of
+    ``[domain, tournament_seed, round, table size, subset]``: the same on every
+    machine and Python version (unlike :func:`hash`), and dependent only on the
+    bots' names, not on who else entered.
+
+    It is a one-way derivation keyed by ``tournament_seed`` (the key comes first and
+    the JSON encoding is unambiguous, so SHA-256 serves as a keyed pseudo-random
+    function here, as HMAC-SHA-256 would): knowing some deck seeds, and the
+    coordinates of every deal, gives no way to the key or to another deal's seed
+    short of trying every key.  A random 63-bit key (``arena tournament run``
+    without ``--seed``) puts that search out of reach; a small chosen seed does not,
+    which is why an explicit ``--seed`` is for local runs only.  Changing this
+    function changes the deals of stored tournaments, which resuming relies on.
     """
     payload = json.dumps(
         [_SEED_DOMAIN, tournament_seed, round_number, table_size, list(subset)],

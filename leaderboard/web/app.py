@@ -9,6 +9,12 @@ folds a stored replay's events in the browser.
 Everything that users submitted (bot names, versions, authors, debug text) reaches
 HTML only through Jinja2 with autoescape on, and the scripts only write text with
 ``textContent``.  Bot names are free text, so links carry them percent-encoded.
+
+Secrets stay secret while a competitor could use them: until a tournament is
+finished its seed (the key every deal derives from), its matches' deck seeds,
+replays, fault details and bot debug text are left out of every page and endpoint
+(:class:`Visibility`); results, ratings and isolation are shown as they come in.
+The addresses of bots registered by address are never shown (:class:`Redactor`).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import hashlib
 import math
 import threading
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +47,14 @@ from leaderboard.errors import (
     UnknownTournamentError,
 )
 from leaderboard.ratings import live_elo_history
-from leaderboard.rows import IMAGINARY_PARTICIPANT, BotRow, MatchRow, SeatRow, TournamentRow
+from leaderboard.rows import (
+    IMAGINARY_PARTICIPANT,
+    SECRET_UNTIL_FINISHED,
+    BotRow,
+    MatchRow,
+    SeatRow,
+    TournamentRow,
+)
 from leaderboard.standings import Standing, compute_standings
 from leaderboard.store import Store
 
@@ -103,12 +116,25 @@ def _links(request: Request) -> dict[str, Callable[..., str]]:
 # -- JSON-ready data (the API, and the pages' input) ---------------------------------
 
 
+#: What replaces a fault's detail while the match's replay is not published (a detail
+#: such as "action_index 7 is out of range [0, 5)" tells how many moves a seat had).
+DETAIL_HIDDEN = "published with the replay"
+#: What replaces a bot's address (HOST:PORT) wherever text mentions it.
+ADDRESS_HIDDEN = "(address hidden)"
+
+
 def tournament_json(store: Store, row: TournamentRow) -> dict[str, Any]:
-    return {
+    """A tournament; ``seed`` only once it is finished (``published`` says which)."""
+    data: dict[str, Any] = {
         "id": row.id,
         "game": row.game,
         "status": str(row.status),
-        "seed": row.seed,
+        "published": row.finished,
+    }
+    if row.finished:
+        data["seed"] = row.seed
+    return {
+        **data,
         "config": row.config,
         "created_at": row.created_at.isoformat(),
         "updated_at": row.updated_at.isoformat(),
@@ -116,7 +142,10 @@ def tournament_json(store: Store, row: TournamentRow) -> dict[str, Any]:
     }
 
 
-def _seat_json(seat: SeatRow) -> dict[str, Any]:
+def _seat_json(seat: SeatRow, published: bool = True) -> dict[str, Any]:
+    faults = [f.to_json() for f in seat.faults]
+    if not published:
+        faults = [{**f, "detail": DETAIL_HIDDEN} for f in faults]
     return {
         "seat": seat.seat,
         "bot": seat.bot,
@@ -124,19 +153,25 @@ def _seat_json(seat: SeatRow) -> dict[str, Any]:
         "place": seat.place,
         "forfeited": seat.forfeited,
         "fault_count": seat.fault_count,
-        "faults": [f.to_json() for f in seat.faults],
+        "faults": faults,
         "behind_imaginary": seat.behind_imaginary,
     }
 
 
-def match_summary_json(row: MatchRow) -> dict[str, Any]:
-    return {
+def match_summary_json(row: MatchRow, published: bool = True) -> dict[str, Any]:
+    """A match's result; its deck seed (``seed``) and fault details only when ``published``."""
+    data: dict[str, Any] = {
         "id": row.id,
         "tournament_id": row.tournament_id,
         "schedule_index": row.schedule_index,
         "round": row.round,
         "game": row.game,
-        "seed": row.seed,
+        "published": published,
+    }
+    if published:
+        data["seed"] = row.seed
+    return {
+        **data,
         "variant": row.variant,
         "table_size": row.table_size,
         "status": str(row.status),
@@ -148,7 +183,7 @@ def match_summary_json(row: MatchRow) -> dict[str, Any]:
             if row.imaginary_place is None
             else {"cash": row.imaginary_cash, "place": row.imaginary_place}
         ),
-        "seats": [_seat_json(s) for s in row.seats],
+        "seats": [_seat_json(s, published) for s in row.seats],
     }
 
 
@@ -214,10 +249,186 @@ def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None)
     }
 
 
-def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | None) -> dict[str, Any]:
+# -- what is public ------------------------------------------------------------------
+
+
+class ReplayNotPublished(Exception):
+    """A match's replay is not public yet; the message says when it will be."""
+
+
+class Visibility:
+    """Which stored matches are public, worked out once per request.
+
+    Every match of a finished tournament is; with the tournament's ``publish_deals``
+    option, also every match of a deal (one subset of bots in one round, dealt from
+    one deck seed) whose seat rotations are all stored; no other.  A public match
+    shows its deck seed, replay, fault details and debug text; the others show
+    their result only, since a replay reveals the hands of every seating still to
+    play that deal, and the seed rebuilds them.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._tournaments: dict[int, TournamentRow] = {}
+        self._deals: dict[int, frozenset[str]] = {}
+
+    def tournament(self, tournament_id: int) -> TournamentRow:
+        row = self._tournaments.get(tournament_id)
+        if row is None:
+            row = self._tournaments[tournament_id] = self._store.get_tournament(tournament_id)
+        return row
+
+    def published(self, match: MatchRow) -> bool:
+        tournament = self.tournament(match.tournament_id)
+        if tournament.finished:
+            return True
+        if not tournament.config.get("publish_deals"):
+            return False
+        return match.id in self._complete_deals(tournament.id)
+
+    def _complete_deals(self, tournament_id: int) -> frozenset[str]:
+        found = self._deals.get(tournament_id)
+        if found is None:
+            deals: dict[tuple[int, int, frozenset[str]], dict[tuple[str, ...], str]] = defaultdict(dict)
+            for m in self._store.list_matches(tournament_id=tournament_id):
+                seating = tuple(s.bot for s in m.seats)
+                deals[(m.round, m.seed, frozenset(seating))][seating] = m.id
+            found = frozenset(
+                match_id
+                for (_, _, bots), seatings in deals.items()
+                if len(seatings) >= len(bots)  # every rotation of the subset is stored
+                for match_id in seatings.values()
+            )
+            self._deals[tournament_id] = found
+        return found
+
+    def hidden_message(self, match: MatchRow) -> str:
+        tournament = self.tournament(match.tournament_id)
+        when = f"when tournament {tournament.id} is finished (it is {tournament.status} now)"
+        if tournament.config.get("publish_deals"):
+            when = f"once every seating of its deal has been played, or {when}"
+        return f"The replay and deck seed of match {match.id} are published {when}."
+
+
+class Redactor:
+    """Takes the addresses (HOST:PORT) of bots registered by address out of everything sent."""
+
+    def __init__(self, addresses: Iterable[str]) -> None:
+        self._addresses = sorted({a for a in addresses if a}, key=len, reverse=True)
+
+    @classmethod
+    def of(cls, store: Store) -> "Redactor":
+        return cls(b.address for b in store.list_bots(include_removed=True) if b.address)
+
+    def text(self, value: str) -> str:
+        for address in self._addresses:
+            if address in value:
+                value = value.replace(address, ADDRESS_HIDDEN)
+        return value
+
+    def clean(self, value: Any) -> Any:
+        """``value`` with every mention of an address replaced (dicts and lists are copied)."""
+        if not self._addresses:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.clean(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.clean(v) for v in value]
+        return value
+
+
+def public_replay(replay: dict[str, Any]) -> dict[str, Any]:
+    """The replay without the ``address`` the host records for each seat's bot process."""
+    section = replay.get("match")
+    if not isinstance(section, dict) or not isinstance(section.get("seats"), list):
+        return replay
+    seats = [
+        {k: v for k, v in seat.items() if k != "address"} if isinstance(seat, dict) else seat
+        for seat in section["seats"]
+    ]
+    return {**replay, "match": {**section, "seats": seats}}
+
+
+# -- isolation ----------------------------------------------------------------------
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def isolation_json(replay: dict[str, Any] | None) -> dict[str, Any]:
+    """How the match's bot processes were isolated (``replay.match.isolation``), with a
+    one-line ``summary``; level ``unknown`` for replays recorded before it was."""
+    section = replay.get("match") if isinstance(replay, dict) else None
+    found = section.get("isolation") if isinstance(section, dict) else None
+    if not isinstance(found, dict) or not isinstance(found.get("level"), str):
+        return {"level": "unknown", "fresh_processes": None, "limits": {},
+                "summary": "unknown (not recorded for this match)"}
+    level = found["level"]
+    fresh = found.get("fresh_processes")
+    limits = found.get("limits") if isinstance(found.get("limits"), dict) else {}
+    parts = []
+    if "memory_mb" in limits:
+        parts.append(f"memory {_number(limits['memory_mb'])} MB")
+    if "pids" in limits:
+        parts.append(f"{_number(limits['pids'])} processes")
+    if "cpus" in limits:
+        cpus = limits["cpus"]
+        parts.append(f"{_number(cpus)} CPU" + ("s" if isinstance(cpus, (int, float)) and cpus > 1 else ""))
+    if "file_mb" in limits:
+        parts.append(f"files {_number(limits['file_mb'])} MB")
+    if "tmp_mb" in limits:
+        parts.append(f"tmp {_number(limits['tmp_mb'])} MB")
+    if level == "none" and not parts:
+        parts.append("no sandbox, no limits")
+    if fresh is True:
+        parts.append("fresh process per match")
+    elif fresh is False:
+        parts.append("processes reused across matches")
+    summary = level + (" — " + ", ".join(parts) if parts else "")
+    return {"level": level, "fresh_processes": fresh if isinstance(fresh, bool) else None, "limits": limits,
+            "summary": summary}
+
+
+class _IsolationCache:
+    """Isolation per match id (a stored match never changes), read from its replay."""
+
+    LIMIT = 10_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._known: dict[str, dict[str, Any]] = {}
+
+    def get(self, store: Store, match_id: str) -> dict[str, Any]:
+        with self._lock:
+            found = self._known.get(match_id)
+        if found is None:
+            try:
+                replay: dict[str, Any] | None = store.get_match(match_id).replay
+            except CorruptDataError:
+                replay = None
+            found = isolation_json(replay)
+            with self._lock:
+                if len(self._known) >= self.LIMIT:
+                    self._known.clear()
+                self._known[match_id] = found
+        return found
+
+
+# -- bots and matches -----------------------------------------------------------------
+
+
+def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | None, *,
+             visibility: Visibility | None = None, isolation: _IsolationCache | None = None) -> dict[str, Any]:
     """A bot's page: rating, history, head-to-head, faults, forfeits, recent matches."""
+    visibility = visibility if visibility is not None else Visibility(store)
+    isolation = isolation if isolation is not None else _IsolationCache()
     bot = store.get_bot(name)
-    tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
+    tournament = None if tournament_id is None else tournament_json(store, visibility.tournament(tournament_id))
     fit = ratings.get(store, tournament_id)
     standing = next((s for s in fit.standings if s.name == name), None)
     history = [
@@ -242,7 +453,9 @@ def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | No
             h2h["matches"] += 1
             outcome = "ahead" if mine.place < place else "behind" if mine.place > place else "tied"
             h2h[outcome] += 1
-        faults.extend({"match_id": match.id, **f.to_json()} for f in mine.faults)
+        published = visibility.published(match)
+        faults.extend({"match_id": match.id, **f.to_json(), **({} if published else {"detail": DETAIL_HIDDEN})}
+                      for f in mine.faults)
         if mine.forfeited:
             forfeits.append({"match_id": match.id, "seat": mine.seat, "place": mine.place})
     head_to_head = [
@@ -252,8 +465,9 @@ def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | No
     recent = []
     for match in matches[:RECENT_MATCHES]:
         mine = next(s for s in match.seats if s.bot == name)
-        recent.append({**match_summary_json(match), "place": mine.place, "cash": mine.cash,
-                       "forfeited": mine.forfeited, "seat": mine.seat})
+        recent.append({**match_summary_json(match, visibility.published(match)),
+                       "isolation": isolation.get(store, match.id),
+                       "place": mine.place, "cash": mine.cash, "forfeited": mine.forfeited, "seat": mine.seat})
     return {
         "bot": bot_info_json(bot),
         "tournament": tournament,
@@ -268,14 +482,43 @@ def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | No
     }
 
 
-def match_json(store: Store, match_id: str) -> dict[str, Any]:
-    """The match with its replay; ``replay`` is None and ``replay_error`` says why when it is unreadable."""
+def _load_match(store: Store, match_id: str) -> tuple[MatchRow, dict[str, Any] | None, str | None]:
+    """The match row, its replay, and why the replay is unreadable (None when it reads)."""
     try:
         row = store.get_match(match_id)
     except CorruptDataError as exc:
-        row = _match_without_replay(store, match_id)
-        return {**match_summary_json(row), "extra": row.extra, "replay": None, "replay_error": str(exc)}
-    return {**match_summary_json(row), "extra": row.extra, "replay": row.replay, "replay_error": None}
+        return _match_without_replay(store, match_id), None, str(exc)
+    return row, row.replay, None
+
+
+def _full_match_json(row: MatchRow, replay: dict[str, Any] | None, error: str | None) -> dict[str, Any]:
+    return {**match_summary_json(row), "isolation": isolation_json(replay), "extra": row.extra,
+            "replay": None if replay is None else public_replay(replay), "replay_error": error}
+
+
+def match_json(store: Store, match_id: str, visibility: Visibility | None = None) -> dict[str, Any]:
+    """The match with its replay; ``replay`` is None and ``replay_error`` says why when it is unreadable.
+
+    :class:`ReplayNotPublished` while the match is not public (see :class:`Visibility`).
+    """
+    visibility = visibility if visibility is not None else Visibility(store)
+    row, replay, error = _load_match(store, match_id)
+    if not visibility.published(row):
+        raise ReplayNotPublished(visibility.hidden_message(row))
+    return _full_match_json(row, replay, error)
+
+
+def match_page_json(store: Store, match_id: str, visibility: Visibility) -> dict[str, Any]:
+    """What the match page shows: :func:`match_json` plus ``replay_hidden`` (None, or why
+    the replay is not shown) and the bots' ``versions`` by seat; a match not yet public
+    has its result, versions and isolation only."""
+    row, replay, error = _load_match(store, match_id)
+    versions = {seat.get("seat"): seat.get("version") for seat in _replay_match_field({"replay": replay}, "seats")}
+    if visibility.published(row):
+        return {**_full_match_json(row, replay, error), "replay_hidden": None, "versions": versions}
+    return {**match_summary_json(row, published=False), "isolation": isolation_json(replay), "extra": {},
+            "replay": None, "replay_error": None, "replay_hidden": visibility.hidden_message(row),
+            "versions": versions}
 
 
 def _match_without_replay(store: Store, match_id: str) -> MatchRow:
@@ -380,15 +623,21 @@ def create_app(db_url: str | None = None) -> Starlette:
     """
     templates = _templates()
     ratings = _Ratings()
+    isolation = _IsolationCache()
     holder: dict[str, Store] = {}
 
     def store() -> Store:
         return holder["store"]
 
     def page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
+        context = Redactor.of(store()).clean(context) if "store" in holder else context
         return templates.TemplateResponse(
             request, name, {**_links(request), "colours": COMPANY_COLOURS, **context}, status_code=status_code
         )
+
+    def api(data: Any, status_code: int = 200) -> JSONResponse:
+        data = Redactor.of(store()).clean(data) if "store" in holder else data
+        return JSONResponse(data, status_code=status_code)
 
     # -- pages ------------------------------------------------------------------------
 
@@ -411,13 +660,15 @@ def create_app(db_url: str | None = None) -> Starlette:
         s = store()
         tid = request.path_params["tournament_id"]
         board = leaderboard_json(s, ratings, tid)
+        visibility = Visibility(s)
         matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
         return page(request, "tournament.html", {
             "title": f"Tournament {tid}",
             "board": board,
             "tournament": board["tournament"],
-            "matches": [match_summary_json(m) for m in matches],
+            "matches": [match_summary_json(m, visibility.published(m)) for m in matches],
             "match_limit": TOURNAMENT_MATCHES,
+            "secret": SECRET_UNTIL_FINISHED,
         })
 
     def bots_page(request: Request) -> Response:
@@ -431,7 +682,7 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def bot_page(request: Request) -> Response:
         tid = _tournament_param(request)
-        data = bot_json(store(), ratings, request.path_params["name"], tid)
+        data = bot_json(store(), ratings, request.path_params["name"], tid, isolation=isolation)
         return page(request, "bot.html", {
             "title": data["bot"]["name"],
             "data": data,
@@ -439,7 +690,8 @@ def create_app(db_url: str | None = None) -> Starlette:
         })
 
     def match_page(request: Request) -> Response:
-        data = match_json(store(), request.path_params["match_id"])
+        s = store()
+        data = match_page_json(s, request.path_params["match_id"], Visibility(s))
         return page(request, "match.html", {
             "title": f"Match {data['id']}",
             "match": data,
@@ -447,30 +699,33 @@ def create_app(db_url: str | None = None) -> Starlette:
             "debug": _replay_match_field(data, "debug"),
             "notes": _replay_match_field(data, "notes"),
             "restarts": _replay_match_field(data, "restarts"),
-            "versions": {s.get("seat"): s.get("version") for s in _replay_match_field(data, "seats")},
+            "versions": data["versions"],
+            "secret": SECRET_UNTIL_FINISHED,
         })
 
     # -- JSON -------------------------------------------------------------------------
 
     def api_leaderboard(request: Request) -> Response:
-        return JSONResponse(leaderboard_json(store(), ratings, _tournament_param(request)))
+        return api(leaderboard_json(store(), ratings, _tournament_param(request)))
 
     def api_tournaments(request: Request) -> Response:
         s = store()
-        return JSONResponse([tournament_json(s, t) for t in s.list_tournaments()])
+        return api([tournament_json(s, t) for t in s.list_tournaments()])
 
     def api_tournament(request: Request) -> Response:
         s = store()
         tid = request.path_params["tournament_id"]
-        data = tournament_json(s, s.get_tournament(tid))
-        data["matches"] = [match_summary_json(m) for m in s.list_matches(tournament_id=tid)]
-        return JSONResponse(data)
+        visibility = Visibility(s)
+        data = tournament_json(s, visibility.tournament(tid))
+        data["matches"] = [match_summary_json(m, visibility.published(m)) for m in s.list_matches(tournament_id=tid)]
+        return api(data)
 
     def api_bots(request: Request) -> Response:
-        return JSONResponse([bot_info_json(b) for b in store().list_bots(include_removed=True)])
+        return api([bot_info_json(b) for b in store().list_bots(include_removed=True)])
 
     def api_bot(request: Request) -> Response:
-        return JSONResponse(bot_json(store(), ratings, request.path_params["name"], _tournament_param(request)))
+        return api(bot_json(store(), ratings, request.path_params["name"], _tournament_param(request),
+                            isolation=isolation))
 
     def api_matches(request: Request) -> Response:
         raw_limit = request.query_params.get("limit")
@@ -480,12 +735,14 @@ def create_app(db_url: str | None = None) -> Starlette:
             raise HTTPException(400, f"limit must be a whole number, got {raw_limit!r}") from None
         if limit is not None and limit < 0:
             raise HTTPException(400, f"limit must be 0 or more, got {limit}")
-        rows = store().list_matches(tournament_id=_tournament_param(request),
-                                    bot=request.query_params.get("bot") or None, limit=limit)
-        return JSONResponse([match_summary_json(m) for m in rows])
+        s = store()
+        visibility = Visibility(s)
+        rows = s.list_matches(tournament_id=_tournament_param(request),
+                              bot=request.query_params.get("bot") or None, limit=limit)
+        return api([match_summary_json(m, visibility.published(m)) for m in rows])
 
     def api_match(request: Request) -> Response:
-        return JSONResponse(match_json(store(), request.path_params["match_id"]))
+        return api(match_json(store(), request.path_params["match_id"]))
 
     def api_board(request: Request) -> Response:
         return JSONResponse(board_json())
@@ -498,7 +755,7 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def error(request: Request, status: int, title: str, message: str) -> Response:
         if wants_json(request):
-            return JSONResponse({"error": message, "status": status}, status_code=status)
+            return api({"error": message, "status": status}, status_code=status)
         return page(request, "error.html", {"title": title, "status": status, "message": message},
                     status_code=status)
 
@@ -514,6 +771,9 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def corrupt(request: Request, exc: Exception) -> Response:
         return error(request, 500, "Unreadable data", f"The stored data cannot be read: {exc}")
+
+    def not_published(request: Request, exc: Exception) -> Response:
+        return error(request, 403, "Not published yet", str(exc))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -543,6 +803,7 @@ def create_app(db_url: str | None = None) -> Starlette:
     handlers: dict[Any, Callable[[Request, Exception], Response]] = {
         HTTPException: http_error,
         CorruptDataError: corrupt,
+        ReplayNotPublished: not_published,
         **{cls: not_found for cls in _NOT_FOUND},
     }
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
