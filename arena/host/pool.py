@@ -17,6 +17,7 @@ A bot at an address runs elsewhere: it is always shared, never started or stoppe
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import uuid
@@ -88,6 +89,7 @@ class BotPool:
         self._ready: dict[str, list[BotHandle]] = {}  # spec key -> spare processes, ready and frozen
         self._warming: dict[str, int] = {}
         self._background: ThreadPoolExecutor | None = None
+        self._reaper: ThreadPoolExecutor | None = None
         self._pending: list[Future[None]] = []
         self._closed = False
 
@@ -181,7 +183,8 @@ class BotPool:
         for h in done:
             h.connection.close()
         if processes:
-            self._submit(lambda: stop_processes(processes, min(self.stop_timeout, 0.5)) and None)
+            # Their match is over (EndMatch was sent): nothing is lost by killing them at once.
+            self._submit(lambda: stop_processes(processes, 0.0) and None, reaper=True)
 
     def prepare(self, specs: list[BotSpec]) -> None:
         """Start the spares of these bots now (fresh pools with spares only)."""
@@ -301,20 +304,22 @@ class BotPool:
             process.stop(0.1)
             connection.close()
 
-    def _submit(self, fn: Callable[[], object]) -> None:
+    def _submit(self, fn: Callable[[], object], *, reaper: bool = False) -> None:
+        """Run ``fn`` in the background: warm-ups on a few threads, stops on one of their own
+        (so that stopping never delays the next match's processes)."""
         with self._lock:
-            if self._closed and self._background is None:
-                fn_inline = True
-            else:
-                fn_inline = False
-        if fn_inline:
+            inline = self._closed and self._background is None
+        if inline:
             fn()
             return
         with self._lock:
             if self._background is None:
-                self._background = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-pool")
+                self._background = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2),
+                                                      thread_name_prefix="arena-pool-warm")
+                self._reaper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-pool-stop")
+            executor = self._reaper if reaper else self._background
             self._pending = [f for f in self._pending if not f.done()]
-            self._pending.append(self._background.submit(fn))
+            self._pending.append(executor.submit(fn))
 
     # -- the end ---------------------------------------------------------------------------
 
@@ -341,6 +346,8 @@ class BotPool:
             future.result()
         if background is not None:
             background.shutdown(wait=True)
+        if self._reaper is not None:
+            self._reaper.shutdown(wait=True)
         # Channels first: a bot stopping gracefully then finds no connection to say goodbye to.
         for connection in retired + [h.connection for h in handles + spares]:
             connection.close()

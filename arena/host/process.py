@@ -233,19 +233,19 @@ class BotProcess:
         require_sandbox()
         socket_dir = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         inside = f"unix:{SANDBOX_RUN_DIR}/{SOCKET_NAME}"
-        # A {port}-only manifest (the protocol's first form) listens on TCP inside its own
-        # network namespace, where nothing outside can reach it: a relay in the sandbox
-        # forwards the socket to that port.
+        # A {port}-only manifest (the protocol's first form) gets a port on the sandbox's own
+        # loopback, where nothing outside can reach it; ARENA_BOT_ADDRESS still names the
+        # socket.  A relay in the sandbox forwards the socket to the port if the bot listens
+        # there rather than on the socket (see arena.host.sandbox).
         relay = manifest.uses_port and not manifest.uses_address
         port = _SANDBOX_PORT if relay else None
-        listen = f"127.0.0.1:{port}" if relay else inside
-        command = manifest.command_for(port=port, address=listen)
+        command = manifest.command_for(port=port, address=inside)
         if command[0] in PYTHON_NAMES:
             command[0] = sys.executable
         elif os.sep not in command[0]:
             # Found on the host's PATH; inside, its folder is bound read-only at the same place.
             command[0] = shutil.which(command[0]) or command[0]
-        arena_env = {"ARENA_BOT_ADDRESS": listen}
+        arena_env = {"ARENA_BOT_ADDRESS": inside}
         if port is not None:
             arena_env["ARENA_BOT_PORT"] = str(port)
         env = sandbox_environment(manifest.env, arena_env)

@@ -129,10 +129,12 @@ def sandbox_environment(declared: Sequence[tuple[str, str]], arena: Mapping[str,
 
 
 # For a manifest that only takes ``{port}`` (the protocol's first form): inside the sandbox,
-# a relay forwards the host's connections on the socket to the bot's TCP port on the
-# sandbox's own loopback.  It forks before the bot's command is exec'd, dies with the bot.
+# a relay forks before the bot's command is exec'd, and dies with the bot.  It waits for the
+# bot to listen: on the socket itself (the SDK and the samples follow ARENA_BOT_ADDRESS even
+# when given a port), then the relay just exits; or on its TCP port on the sandbox's own
+# loopback, then the relay forwards the host's connections on the socket to it.
 _RELAY = """
-import ctypes, os, signal, socket, sys, threading
+import ctypes, os, signal, socket, sys, threading, time
 port, path, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 bot = os.getpid()
 if os.fork():
@@ -145,8 +147,19 @@ ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
 if os.getppid() != bot:
     os._exit(0)
 os.setsid()
+while True:
+    if os.path.exists(path):
+        os._exit(0)
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.05).close()
+        break
+    except OSError:
+        time.sleep(0.005)
 server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-server.bind(path)
+try:
+    server.bind(path)
+except OSError:
+    os._exit(0)
 server.listen(64)
 def pump(src, dst):
     try:
@@ -276,3 +289,8 @@ def require_sandbox() -> None:
 
 def sandbox_available() -> bool:
     return _probe() is None
+
+
+def sandbox_unavailable_reason() -> str:
+    """Why bots cannot be sandboxed here ("" when they can)."""
+    return _probe() or ""
