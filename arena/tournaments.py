@@ -8,9 +8,9 @@ generator, the trio executor, the host's match runner and the store.
 
 from __future__ import annotations
 
+import secrets
 import threading
-import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -20,6 +20,8 @@ from arena.errors import UserError
 from arena.host.clock import Clocks
 from arena.host.match import MatchCancelled, MatchConfig, run_match
 from arena.host.process import BotPool
+from arena.host.sandbox import Isolation, IsolationPolicy, Limits, SandboxUnavailable, require_sandbox
+from arena.matchids import new_match_id
 from arena.records import MatchRecord
 from arena.registry import register_bot, spec_for
 from arena.scheduler.executor import AlreadyStored, ExecutionSummary, Outcome, execute
@@ -41,6 +43,12 @@ class TournamentConfig:
     decision_ms: int = 1000
     bank_ms: int = 10_000
     max_faults: int = 3
+    #: Publish a deal's replays (and its deck seed) as soon as every seat rotation of
+    #: it is stored, instead of when the whole tournament is finished.
+    publish_deals: bool = False
+    #: How the bots are isolated: ``{"level": "sandbox"|"none", "limits": {...}}`` (see
+    #: :class:`arena.host.sandbox.IsolationPolicy`); sandboxed unless said otherwise.
+    isolation: dict[str, Any] = field(default_factory=lambda: {"level": "sandbox"})
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -54,9 +62,19 @@ class TournamentConfig:
             return cls(bots=tuple(data["bots"]), table_sizes=tuple(int(k) for k in data["table_sizes"]),
                        rounds=int(data["rounds"]), variant=str(data["variant"]),
                        concurrency=int(data["concurrency"]), decision_ms=int(data["decision_ms"]),
-                       bank_ms=int(data["bank_ms"]), max_faults=int(data["max_faults"]))
+                       bank_ms=int(data["bank_ms"]), max_faults=int(data["max_faults"]),
+                       publish_deals=bool(data.get("publish_deals", False)),
+                       isolation=dict(data.get("isolation") or {"level": "sandbox"}))
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"the stored tournament configuration is unusable ({exc!r})") from None
+
+    def policy(self) -> IsolationPolicy:
+        """The isolation policy, checked (UserError for a stored one that makes no sense)."""
+        try:
+            return IsolationPolicy(Isolation(self.isolation.get("level", "sandbox")),
+                                   Limits.from_json(self.isolation.get("limits")))
+        except (ValueError, TypeError) as exc:
+            raise UserError(f"the stored isolation settings are unusable ({exc})") from None
 
     def match_config(self) -> MatchConfig:
         return MatchConfig(clocks=Clocks(decision_ms=self.decision_ms, bank_ms=self.bank_ms),
@@ -64,7 +82,8 @@ class TournamentConfig:
 
 
 def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
-                 on_register: Callable[[str], None] | None = None) -> list[BotRow]:
+                 on_register: Callable[[str], None] | None = None,
+                 policy: IsolationPolicy | None = None) -> list[BotRow]:
     """Registered names stay as they are; a manifest path (or folder) not yet registered
     is checked and registered first."""
     rows: list[BotRow] = []
@@ -82,7 +101,7 @@ def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
             else:
                 if on_register:
                     on_register(entry)
-                row, _ = register_bot(store, entry, log_dir=log_dir)
+                row, _ = register_bot(store, entry, log_dir=log_dir, policy=policy)
         if row.removed:
             raise UserError(f"bot {row.name!r} was removed; it cannot enter a new tournament")
         if row.name in {r.name for r in rows}:
@@ -110,7 +129,21 @@ def schedule_of(config: TournamentConfig, seed: int) -> list[Pairing]:
         raise UserError(str(exc)) from None
 
 
-def create_tournament(store: Store, config: TournamentConfig, seed: int) -> int:
+def new_tournament_key() -> int:
+    """A secret tournament key: the deck seeds of the whole schedule derive from it
+    (:func:`arena.scheduler.pairings.subset_seed`), so it stays secret until the
+    tournament is finished."""
+    return secrets.randbits(63)
+
+
+def create_tournament(store: Store, config: TournamentConfig, seed: int | None = None) -> int:
+    """Store a new tournament; its key (the seed all deck seeds derive from) is ``seed``,
+    or a fresh secret one when None.  An explicit seed makes every deal predictable to
+    anyone who knows it: for local runs only."""
+    if seed is None:
+        seed = new_tournament_key()
+    elif not -(2**63) <= seed < 2**63:
+        raise UserError(f"--seed must fit in a signed 64-bit integer, got {seed}")
     schedule_of(config, seed)  # refuse a configuration that has no valid schedule
     if config.concurrency < 1:
         raise UserError(f"--concurrency must be at least 1, got {config.concurrency}")
@@ -126,10 +159,13 @@ def pending(store: Store, tournament_id: int) -> tuple[TournamentConfig, list[Pa
     return config, schedule, [p for p in schedule if p.index not in done]
 
 
-def match_id(tournament_id: int, pairing: Pairing) -> str:
-    """Names the tournament and the schedule index; the random suffix keeps a replayed
-    match (after a resume) and matches of other databases distinct."""
-    return f"t{tournament_id}-m{pairing.index:05d}-{uuid.uuid4().hex[:8]}"
+def spares_per_bot(config: TournamentConfig, workers: int, policy: IsolationPolicy) -> int:
+    """Ready processes to keep per bot (fresh processes only): enough for the seats that
+    ``workers`` matches at once take on average, at most ``workers`` (memory is bounded)."""
+    if not policy.fresh_processes:
+        return 0
+    seats_at_once = workers * max(config.table_sizes)
+    return max(1, min(workers, -(-seats_at_once // max(1, len(config.bots)))))
 
 
 def run_tournament(
@@ -141,10 +177,14 @@ def run_tournament(
     on_start: Callable[[int, int], None] | None = None,
     on_done: Callable[[Outcome[MatchRecord]], None] | None = None,
     cancel: threading.Event | None = None,
+    policy: IsolationPolicy | None = None,
 ) -> ExecutionSummary:
     """Play what is left of a tournament's schedule and store each match as it ends.
 
     ``on_start(total, already_stored)`` is called once before the first match.
+    ``policy`` overrides the tournament's stored isolation (e.g. ``resume --isolation none``).
+    Sandboxed, every seat of every match gets a fresh process, and each bot keeps
+    ``concurrency`` spare processes started ahead while matches play.
     The tournament ends ``finished`` when its whole schedule is stored, else
     ``interrupted`` (resume it with the same call).
     """
@@ -152,15 +192,24 @@ def run_tournament(
     rows = {name: store.get_bot(name) for name in config.bots}
     specs = {name: spec_for(row) for name, row in rows.items()}
     match_config = config.match_config()
+    policy = policy if policy is not None else config.policy()
+    if policy.sandboxed:
+        try:
+            require_sandbox()
+        except SandboxUnavailable as exc:
+            raise UserError(str(exc)) from None
+    workers = concurrency or config.concurrency
     if on_start:
         on_start(len(schedule), len(schedule) - len(todo))
     store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
     summary = ExecutionSummary(scheduled=0)
     try:
-        with BotPool(log_dir=log_dir) as pool:
+        with BotPool(log_dir=log_dir, policy=policy, game=GAME, spares=spares_per_bot(config, workers, policy),
+                     ) as pool:
+            pool.prepare(list({id(s): s for s in specs.values()}.values()))
             def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:
                 return run_match(pool, [specs[name] for name in pairing.seats], seed=pairing.seed,
-                                 variant=pairing.variant, match_id=match_id(tournament_id, pairing),
+                                 variant=pairing.variant, match_id=new_match_id(),
                                  names=list(pairing.seats), config=match_config, cancel=cancel_event)
 
             def record(pairing: Pairing, rec: MatchRecord) -> None:
@@ -170,7 +219,7 @@ def run_tournament(
                     raise AlreadyStored() from None
 
             summary = trio.run(lambda: execute(
-                todo, play, record, concurrency=concurrency or config.concurrency, cancel=cancel,
+                todo, play, record, concurrency=workers, cancel=cancel,
                 on_done=on_done, is_cancellation=lambda exc: isinstance(exc, MatchCancelled)))
     finally:
         done = store.stored_schedule_indexes(tournament_id)

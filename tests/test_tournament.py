@@ -37,7 +37,8 @@ def bots(tmp_path: Path) -> list[str]:
         folder = tmp_path / name
         shutil.copytree(SAMPLES / "random_bot", folder, ignore=shutil.ignore_patterns("__pycache__"))
         manifest = folder / "bot.toml"
-        manifest.write_text(manifest.read_text().replace('name = "random-bot"', f'name = "{name}"'))
+        for file in (folder / "bot.toml", folder / "bot.py"):  # the manifest and Describe agree
+            file.write_text(file.read_text().replace('name = "random-bot"', f'name = "{name}"'))
         out.append(str(folder))
     return out
 

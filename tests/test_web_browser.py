@@ -67,6 +67,8 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
     lines = manifest.read_text().splitlines()
     manifest.write_text("\n".join('name = "<script>alert(1)</script>"' if line.startswith("name =") else line
                                   for line in lines) + "\n")
+    code = hostile / "bot.py"  # Describe must give the manifest's name
+    code.write_text(code.read_text().replace('name = "random-bot"', 'name = "<script>alert(1)</script>"'))
     url = f"sqlite:///{(work / 'arena.sqlite').as_posix()}"
     command = [sys.executable, "-m", "arena.cli.main", "tournament", "run",
                "--bot", str(SAMPLE_BOTS / "random_bot"), "--bot", str(SAMPLE_BOTS / "investor_bot"),

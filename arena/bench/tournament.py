@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Sequence
 
 from arena.games import get_game
+from arena.host.sandbox import IsolationPolicy
 from arena.registry import register_bot
 from arena.tournaments import TournamentConfig, create_tournament, run_tournament
 from leaderboard.store import Store
@@ -31,6 +32,7 @@ RANDOM_BOT = Path(__file__).resolve().parents[2] / "sample_bots" / "python" / "r
 
 @dataclass(frozen=True)
 class TournamentFigures:
+    isolation: str
     concurrency: int
     matches: int
     wall_s: float
@@ -63,9 +65,12 @@ def _engine_seconds(store: Store, tournament_id: int) -> float:
     return total
 
 
-def bench_tournament(concurrencies: Sequence[int] = (1, 2, 4), rounds: int = 8, seed: int = 0) -> list[TournamentFigures]:
+def bench_tournament(concurrencies: Sequence[int] = (1, 2, 4), rounds: int = 8, seed: int = 0,
+                     isolations: Sequence[str] = ("none",)) -> list[TournamentFigures]:
+    """One tournament per (concurrency, isolation), the isolations alternating at each
+    concurrency so that both see the same machine."""
     figures = []
-    for concurrency in concurrencies:
+    for concurrency, isolation in [(c, i) for c in concurrencies for i in isolations]:
         with tempfile.TemporaryDirectory(prefix="arena-bench-tournament-") as tmp:
             root = Path(tmp)
             with Store.open(f"sqlite:///{root / 'bench.sqlite'}") as store:
@@ -74,12 +79,13 @@ def bench_tournament(concurrencies: Sequence[int] = (1, 2, 4), rounds: int = 8, 
                     folder = root / f"random-{letter}"
                     shutil.copytree(RANDOM_BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
                     manifest = folder / "bot.toml"
-                    manifest.write_text(manifest.read_text().replace('name = "random-bot"',
-                                                                     f'name = "random-{letter}"'))
-                    row, _ = register_bot(store, str(manifest), log_dir=root / "logs", check=False)
+                    for file in (manifest, folder / "bot.py"):  # the manifest and Describe agree
+                        file.write_text(file.read_text().replace('name = "random-bot"', f'name = "random-{letter}"'))
+                    row, _ = register_bot(store, str(manifest), log_dir=root / "logs", check=False,
+                                          policy=IsolationPolicy.none())
                     names.append(row.name)
                 config = TournamentConfig(bots=tuple(names), table_sizes=(4,), rounds=rounds,
-                                          concurrency=concurrency)
+                                          concurrency=concurrency, isolation={"level": isolation})
                 tid = create_tournament(store, config, seed)
                 self_before, bots_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
@@ -91,7 +97,7 @@ def bench_tournament(concurrencies: Sequence[int] = (1, 2, 4), rounds: int = 8, 
                     raise RuntimeError(f"the benchmark tournament did not complete: {summary.failed}")
                 engine = _engine_seconds(store, tid)
                 figures.append(TournamentFigures(
-                    concurrency=concurrency, matches=summary.played, wall_s=wall,
+                    isolation=isolation, concurrency=concurrency, matches=summary.played, wall_s=wall,
                     matches_per_min=summary.played / wall * 60, engine_share=engine / wall,
                     host_share=max(host_cpu - engine, 0.0) / wall, bots_share=bots_cpu / wall))
     return figures

@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "engine, the host and the bots as a share of wall time.")
     t.add_argument("--rounds", type=int, default=8, help="rounds of 4 matches per concurrency (default 8)")
     t.add_argument("--concurrency", default="1,2,4", help="concurrencies to measure (default 1,2,4)")
+    t.add_argument("--isolation", default="sandbox,none",
+                   help="isolation levels to compare, alternating in one run (default sandbox,none)")
     t.set_defaults(func=run_tournament_bench)
 
     iso = bsub.add_parser("isolation", help="the sandbox's cost (bot start) and what it buys (a CPU hog's effect)",
@@ -103,17 +105,35 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
         raise UserError(f"--concurrency takes numbers like 1,2,4, got {args.concurrency!r}") from None
     if not levels or min(levels) < 1 or args.rounds < 1:
         raise UserError("--concurrency values and --rounds must be at least 1")
+    isolations = [x.strip() for x in args.isolation.split(",") if x.strip()]
+    if not isolations or any(x not in ("sandbox", "none") for x in isolations):
+        raise UserError(f"--isolation takes sandbox, none or both (sandbox,none), got {args.isolation!r}")
+    if "sandbox" in isolations:
+        from arena.host.sandbox import SandboxUnavailable, require_sandbox
+
+        try:
+            require_sandbox()
+        except SandboxUnavailable as exc:
+            raise UserError(str(exc)) from None
     console = Console()
     table = Table(title="tournament: four Python random bots, 4-player tables",
-                  caption="wall time includes starting the four bot processes; shares: CPU seconds per wall "
+                  caption="wall time includes starting the bot processes (sandboxed: a fresh process per seat of "
+                          "every match, started ahead while matches play); shares: CPU seconds per wall "
                           "second (two cores: they may sum past 100 %)")
-    for col in ("concurrency", "matches", "wall s", "matches/min", "engine", "host", "bots"):
+    for col in ("isolation", "concurrency", "matches", "wall s", "matches/min", "engine", "host", "bots"):
         table.add_column(col, justify="right")
+    rates: dict[tuple[int, str], float] = {}
     with console.status("running benchmark tournaments..."):
-        for f in bench_tournament(levels, rounds=args.rounds):
-            table.add_row(str(f.concurrency), str(f.matches), f"{f.wall_s:.1f}", f"{f.matches_per_min:.0f}",
-                          f"{f.engine_share:.0%}", f"{f.host_share:.0%}", f"{f.bots_share:.0%}")
+        for f in bench_tournament(levels, rounds=args.rounds, isolations=isolations):
+            rates[(f.concurrency, f.isolation)] = f.matches_per_min
+            table.add_row(f.isolation, str(f.concurrency), str(f.matches), f"{f.wall_s:.1f}",
+                          f"{f.matches_per_min:.0f}", f"{f.engine_share:.0%}", f"{f.host_share:.0%}",
+                          f"{f.bots_share:.0%}")
     console.print(table)
+    for c in levels:
+        if (c, "sandbox") in rates and (c, "none") in rates:
+            console.print(f"concurrency {c}: sandboxed at {rates[(c, 'sandbox')] / rates[(c, 'none')]:.0%} of "
+                          "unsandboxed (goal: at least 60 %)")
     return 0
 
 

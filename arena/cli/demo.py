@@ -8,9 +8,11 @@ import subprocess
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from arena.cli.leaderboard_view import make_console
-from arena.cli.options import add_db_option, open_store
+from arena.cli.options import add_db_option, describe_isolation, open_store
+from arena.host.sandbox import IsolationPolicy, sandbox_available, sandbox_unavailable_reason
 from arena.cli.tournament import DEFAULT_LOGS, play_tournament
 
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
@@ -26,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", default="2,3,4", help="table sizes (default 2,3,4)")
     p.add_argument("--rounds", type=int, default=2, help="rounds (default 2)")
     p.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
-    p.add_argument("--seed", type=int, default=2026, help="tournament seed (default 2026)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="tournament key (default: a random secret one, shown when the demo is over)")
     p.add_argument("--no-node", action="store_true", help="leave the Node.js bot out")
     p.add_argument("--logs", type=Path, default=DEFAULT_LOGS, metavar="DIR", help="bot logs folder")
     p.add_argument("--quiet", action="store_true", help="no live progress display")
@@ -60,19 +63,26 @@ def run(args: argparse.Namespace) -> int:
     from arena.tournaments import TournamentConfig, create_tournament, resolve_bots
 
     console = make_console()
+    policy = IsolationPolicy.sandbox()
+    if not sandbox_available():
+        # Only Arena's own sample bots play here: trusted, so the demo goes on unsandboxed.
+        console.print(f"[yellow]note[/yellow]: {escape(sandbox_unavailable_reason())}; the sample bots play "
+                      "unsandboxed (--isolation none)")
+        policy = IsolationPolicy.none()
     entries = [str(SAMPLE_BOTS / b / "bot.toml") for b in PYTHON_BOTS]
     if not args.no_node and node_bot_ready(console):
         entries.append(str(SAMPLE_BOTS / NODE_BOT / "bot.toml"))
     with open_store(args) as store:
-        rows = resolve_bots(store, entries, log_dir=args.logs,
+        rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {Path(e).parent.name} "
                                                                 "(arena bot check) ..."))
         sizes = tuple(k for k in _table_sizes(args.players) if k <= len(rows))
         config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=sizes, rounds=args.rounds,
-                                  concurrency=args.concurrency)
+                                  concurrency=args.concurrency,
+                                  isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
         tid = create_tournament(store, config, args.seed)
         console.print(f"demo tournament {tid}: {', '.join(config.bots)}; table sizes "
-                      f"{','.join(map(str, sizes))}; database {store.url}")
-        code = play_tournament(console, store, tid, args, None)
+                      f"{','.join(map(str, sizes))}; {describe_isolation(policy)}; database {store.url}")
+        code = play_tournament(console, store, tid, args, None, policy)
         console.print(f"more: arena tournament show {tid} · arena leaderboard · arena serve (web pages)")
         return code

@@ -72,3 +72,12 @@ def isolation_from_args(args: argparse.Namespace, stored: dict | None = None) ->
         except SandboxUnavailable as exc:
             raise UserError(str(exc)) from None
     return policy
+
+
+def describe_isolation(policy: "IsolationPolicy") -> str:  # noqa: F821
+    """One line for the console: the level and, sandboxed, the limits."""
+    if not policy.sandboxed:
+        return "isolation none (trusted bots: unsandboxed, processes reused)"
+    limits = policy.limits
+    return (f"isolation sandbox (memory {limits.memory_mb} MB, {limits.pids} processes, {limits.cpus:g} CPU per bot; "
+            "a fresh process per seat)")

@@ -16,7 +16,8 @@ from rich.table import Table
 
 from arena.cli.errors import UserError
 from arena.cli.leaderboard_view import make_console, standings_table
-from arena.cli.options import add_db_option, open_store
+from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
+from leaderboard.rows import SECRET_UNTIL_FINISHED
 
 DEFAULT_LOGS = Path("arena-data/logs")
 
@@ -46,12 +47,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="table sizes, 2-6 (2: the imaginary-shareholder game); default 4")
     run.add_argument("--rounds", type=int, default=1, metavar="R", help="repeat the whole schedule R times (default 1)")
     run.add_argument("--concurrency", type=int, default=2, metavar="C", help="matches at once (default 2)")
-    run.add_argument("--seed", type=int, default=1, metavar="S", help="tournament seed: the schedule's deck seeds (default 1)")
+    run.add_argument("--seed", type=int, default=None, metavar="S",
+                     help="tournament key, the seed every deck seed derives from (default: a random secret one, "
+                          "kept secret until the tournament is finished). An explicit seed makes every deal "
+                          "predictable to anyone who knows it: use it for local runs only")
+    run.add_argument("--publish-deals", action="store_true",
+                     help="publish each deal's replays (and deck seed) as soon as all its seat rotations are "
+                          "stored, instead of when the whole tournament is finished")
     run.add_argument("--variant", choices=("standard", "pro"), default="standard",
                      help="share deck set-up: standard, or pro (a dividend card in each quarter)")
     run.add_argument("--decision-ms", type=int, default=1000, metavar="MS", help="time per decision (default 1000 ms)")
     run.add_argument("--bank-ms", type=int, default=10_000, metavar="MS", help="time bank per match (default 10000 ms)")
     run.add_argument("--max-faults", type=int, default=3, metavar="N", help="faults before a seat forfeits (default 3)")
+    add_isolation_options(run)
     _common_run_options(run)
     run.set_defaults(func=cmd_run)
 
@@ -60,6 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                          "kill -9): nothing lost, nothing counted twice.")
     resume.add_argument("id", type=int, metavar="ID")
     resume.add_argument("--concurrency", type=int, default=None, metavar="C", help="matches at once (default: as created)")
+    add_isolation_options(resume, default=None)
     _common_run_options(resume)
     resume.set_defaults(func=cmd_resume)
 
@@ -151,14 +160,14 @@ class LiveProgress:
 
 
 def play_tournament(console: Console, store: Any, tournament_id: int, args: argparse.Namespace,
-                    concurrency: int | None) -> int:
+                    concurrency: int | None, policy: Any = None) -> int:
     from arena.tournaments import run_tournament
     from leaderboard.standings import compute_standings
 
     view = LiveProgress(console, store, tournament_id, args.quiet)
     try:
         summary = run_tournament(store, tournament_id, concurrency=concurrency, log_dir=args.logs,
-                                 on_start=view.start, on_done=view.on_done)
+                                 on_start=view.start, on_done=view.on_done, policy=policy)
     except KeyboardInterrupt:
         view.stop()
         console.print(f"[yellow]stopped[/yellow]: the finished matches are stored; "
@@ -189,16 +198,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         if value < low:
             raise UserError(f"{name} must be at least {low}, got {value}")
     console = make_console()
+    policy = isolation_from_args(args)
     with open_store(args) as store:
-        rows = resolve_bots(store, args.bot, log_dir=args.logs,
+        rows = resolve_bots(store, args.bot, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
         config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=args.players, rounds=args.rounds,
                                   variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
-                                  bank_ms=args.bank_ms, max_faults=args.max_faults)
+                                  bank_ms=args.bank_ms, max_faults=args.max_faults,
+                                  publish_deals=args.publish_deals,
+                                  isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
         tid = create_tournament(store, config, args.seed)
         console.print(f"tournament {tid}: {len(rows)} bots, table sizes {','.join(map(str, args.players))}, "
-                      f"{args.rounds} round(s), concurrency {args.concurrency}, database {store.url}")
-        return play_tournament(console, store, tid, args, None)
+                      f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
+                      f"database {store.url}")
+        return play_tournament(console, store, tid, args, None, policy)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -208,19 +221,35 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if row.status == "finished":
             console.print(f"tournament {args.id} is already finished")
             return 0
-        return play_tournament(console, store, args.id, args, args.concurrency)
+        policy = None
+        if args.isolation is not None or args.memory_mb or args.max_procs or args.cpus:
+            from arena.tournaments import TournamentConfig
+
+            policy = isolation_from_args(args, TournamentConfig.from_json(row.config).isolation)
+            console.print(f"resuming with {describe_isolation(policy)} (the tournament was created with "
+                          f"{TournamentConfig.from_json(row.config).isolation.get('level', 'sandbox')})")
+        return play_tournament(console, store, args.id, args, args.concurrency, policy)
 
 
 def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
+    """What list and show print; ``seed`` only once the tournament is finished (it is the key
+    every deal derives from), ``published`` says whether it is there."""
     from arena.tournaments import TournamentConfig, schedule_of
 
     config = TournamentConfig.from_json(row.config)
+    data: dict[str, Any] = {"id": row.id, "game": row.game, "status": str(row.status), "published": row.finished}
+    if row.finished:
+        data["seed"] = row.seed
     return {
-        "id": row.id, "game": row.game, "status": str(row.status), "seed": row.seed, "config": row.config,
+        **data, "config": row.config,
         "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat(),
         "matches_scheduled": len(schedule_of(config, row.seed)),
         "matches_stored": len(store.stored_schedule_indexes(row.id)),
     }
+
+
+def _seed_text(info: dict[str, Any]) -> str:
+    return str(info["seed"]) if info["published"] else SECRET_UNTIL_FINISHED
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -230,13 +259,17 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps(items, indent=2))
         return 0
     table = Table(title="tournaments")
-    for col in ("id", "status", "bots", "table sizes", "rounds", "matches", "created"):
+    for col in ("id", "status", "bots", "table sizes", "rounds", "matches", "seed", "created"):
         table.add_column(col)
     for t in items:
         c = t["config"]
         table.add_row(str(t["id"]), t["status"], ", ".join(c["bots"]), ",".join(map(str, c["table_sizes"])),
-                      str(c["rounds"]), f"{t['matches_stored']}/{t['matches_scheduled']}", t["created_at"][:19])
-    make_console().print(table if items else "no tournaments yet: try 'arena tournament run --help' or 'arena demo'")
+                      str(c["rounds"]), f"{t['matches_stored']}/{t['matches_scheduled']}",
+                      str(t["seed"]) if t["published"] else "secret", t["created_at"][:19])
+    console = make_console()
+    console.print(table if items else "no tournaments yet: try 'arena tournament run --help' or 'arena demo'")
+    if not all(t["published"] for t in items):
+        console.print(f"secret: the seed (the key every deal derives from) is {SECRET_UNTIL_FINISHED}")
     return 0
 
 
@@ -253,8 +286,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         for p in schedule:
             m = stored.get(p.index)
             entry: dict[str, Any] = {"schedule_index": p.index, "round": p.round, "table_size": p.table_size,
-                                     "seats": list(p.seats), "seed": p.seed,
-                                     "status": "finished" if m else "pending"}
+                                     "seats": list(p.seats), "status": "finished" if m else "pending"}
+            if row.finished:
+                entry["seed"] = p.seed
             if m:
                 entry.update(match_id=m.id, termination=m.termination.value,
                              places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
@@ -268,7 +302,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     console.print(f"[bold]tournament {info['id']}[/bold] ({info['status']}): {info['matches_stored']}/"
                   f"{info['matches_scheduled']} matches stored; bots {', '.join(c['bots'])}; table sizes "
                   f"{','.join(map(str, c['table_sizes']))}; {c['rounds']} round(s); variant {c['variant']}; "
-                  f"seed {info['seed']}; clocks {c['decision_ms']} ms + {c['bank_ms']} ms bank")
+                  f"clocks {c['decision_ms']} ms + {c['bank_ms']} ms bank; seed: {_seed_text(info)}"
+                  + ("; each deal's replays published once all its seatings are stored"
+                     if c.get("publish_deals") else ""))
     if standings:
         console.print(standings_table(standings, f"tournament {info['id']}"))
     return 0
