@@ -95,6 +95,21 @@ def _bot_pids(marker: str) -> set[int]:
     return pids
 
 
+def _describe_processes(pids: set[int]) -> str:
+    """What is known of these processes, for a failure message."""
+    lines = []
+    for pid in sorted(pids):
+        try:
+            status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                          if ":\t" in line)
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cgroup = Path(f"/proc/{pid}/cgroup").read_text().replace("\n", " ")
+        except OSError:
+            continue
+        lines.append(f"pid {pid} ppid {status.get('PPid')} state {status.get('State')}: {cmdline[:200]} | {cgroup}")
+    return "left running:\n" + "\n".join(lines)
+
+
 def _stored(db: str, tid: int) -> int:
     with Store.open(db) as store:
         return len(store.stored_schedule_indexes(tid))
@@ -135,7 +150,7 @@ def test_a_killed_tournament_resumes_with_exactly_the_scheduled_matches(
     deadline = time.monotonic() + 10
     while _bot_pids(marker) and time.monotonic() < deadline:  # no orphans, even after kill -9
         time.sleep(0.1)
-    assert not _bot_pids(marker)
+    assert not _bot_pids(marker), _describe_processes(_bot_pids(marker))
 
     resumed = arena("tournament", "resume", "1", "--quiet", "--logs", str(tmp_path / "logs"), db=db_url)
     assert f"{before} of {total} matches already stored" in resumed.stdout
