@@ -35,24 +35,26 @@ def test_limits_refuse_nonsense() -> None:
     assert Limits.from_json({"memory_mb": 256, "unknown": 1}) == Limits(memory_mb=256)
 
 
-def test_the_command_line_binds_only_the_runtime_the_bot_folder_and_its_socket(tmp_path: Path) -> None:
-    bot, sock, secret = tmp_path / "bot", tmp_path / "sock", tmp_path / "arena-data"
-    for d in (bot, sock, secret):
+def test_the_command_line_binds_the_runtime_and_the_bot_folder_read_only_and_nothing_of_the_host_writable(
+        tmp_path: Path) -> None:
+    bot, secret = tmp_path / "bot", tmp_path / "arena-data"
+    for d in (bot, secret):
         d.mkdir()
     env = sandbox_environment((("LEVEL", "3"),), {"ARENA_BOT_ADDRESS": "unix:/run/arena/bot.sock"})
-    args = bwrap_command(["python", "bot.py"], working_dir=bot, socket_dir=sock, env=env, limits=Limits(tmp_mb=8))
+    args = bwrap_command(["python", "bot.py"], working_dir=bot, env=env, limits=Limits(tmp_mb=8))
     assert args[0] == "bwrap" and args[-2:] == ["python", "bot.py"]
     for flag in ("--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
                  "--clearenv"):
         assert flag in args
     assert args[args.index("--cap-drop") + 1] == "ALL"
-    assert args[args.index("--size") + 1] == str(8 << 20) and args[args.index("--size") + 2] == "--tmpfs"
+    tmpfs = {args[i + 3]: int(args[i + 1]) for i, a in enumerate(args) if a == "--size"}
+    assert tmpfs["/tmp"] == 8 << 20 and tmpfs["/dev/shm"] == 8 << 20 and tmpfs["/run/arena"] <= 1 << 20
     pairs = {(args[i], args[i + 1], args[i + 2]) for i in range(len(args) - 2)}
     assert ("--ro-bind", str(bot), str(bot)) in pairs
-    assert ("--bind", str(sock), "/run/arena") in pairs
-    writable = [args[i + 1] for i, a in enumerate(args) if a == "--bind"]
-    assert writable == [str(sock)], "the socket folder is the only writable bind"
-    binds = {args[i + 1] for i, a in enumerate(args) if a in ("--bind", "--ro-bind", "--ro-bind-try")}
+    assert "--bind" not in args and "--dev-bind" not in args, "no host folder is writable from inside"
+    remounts = [args[i + 1] for i, a in enumerate(args) if a == "--remount-ro"]
+    assert remounts[-1] == "/" and "/dev" in remounts, "the sandbox's own root is read-only"
+    binds = {args[i + 1] for i, a in enumerate(args) if a in ("--ro-bind", "--ro-bind-try")}
     assert not binds & {"/", "/root", "/home", "/work", "/tmp", "/etc", "/proc", "/sys", "/run"}
     assert str(secret) not in args and str(tmp_path) not in args
     set_env = {args[i + 1]: args[i + 2] for i, a in enumerate(args) if a == "--setenv"}

@@ -252,8 +252,14 @@ class _Match:
             return False
         if handle.process is None:
             return True  # a bot at an address that stopped answering
-        # The socket closes a moment before the process is reaped: give it that moment.
-        return handle.process.wait(0.5) is not None
+        # The socket closes a moment before the process is reaped: give it that moment,
+        # thawed (the call's end froze it, and a frozen sandbox cannot finish exiting).
+        process = handle.process
+        process.thaw()
+        if process.wait(0.5) is not None:
+            return True
+        process.freeze()
+        return False
 
     def recover(self, s: _Seat) -> None:
         """One restart per bot per match; a second crash, or a failed restart, forfeits its seats."""

@@ -179,7 +179,7 @@ class BotPool:
                 done.append(current)
                 if current is not handle:
                     done.append(handle)
-        processes = [h.process for h in done if h.process is not None]
+        processes = list({id(h.process): h.process for h in done if h.process is not None}.values())
         for h in done:
             h.connection.close()
         if processes:

@@ -30,7 +30,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -183,7 +182,7 @@ class BotProcess:
 
     def __init__(self, popen: subprocess.Popen[bytes], manifest: BotManifest, address: str, log_path: Path,
                  log_offset: int, *, policy: IsolationPolicy, pump: LogPump, cgroup: BotCgroup | None = None,
-                 socket_dir: Path | None = None, port: int | None = None) -> None:
+                 port: int | None = None) -> None:
         self.popen = popen
         self.manifest = manifest
         self.address = address
@@ -191,7 +190,8 @@ class BotProcess:
         self.log_path = log_path
         self.policy = policy
         self.cgroup = cgroup
-        self.socket_dir = socket_dir
+        #: ``/proc/<pid>/root`` of the sandbox's first process (sandboxed bots only).
+        self.sandbox_root: Path | None = None
         self.pump = pump
         self.gate = FreezeGate(cgroup) if policy.sandboxed and cgroup is not None and cgroup.can_freeze() else None
         self._log_offset = log_offset
@@ -231,7 +231,6 @@ class BotProcess:
     @classmethod
     def _spawn_sandboxed(cls, manifest: BotManifest, *, log_path: Path, policy: IsolationPolicy) -> "BotProcess":
         require_sandbox()
-        socket_dir = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         inside = f"unix:{SANDBOX_RUN_DIR}/{SOCKET_NAME}"
         # A {port}-only manifest (the protocol's first form) gets a port on the sandbox's own
         # loopback, where nothing outside can reach it; ARENA_BOT_ADDRESS still names the
@@ -250,7 +249,6 @@ class BotProcess:
             arena_env["ARENA_BOT_PORT"] = str(port)
         env = sandbox_environment(manifest.env, arena_env)
         if _find_program(command[0], manifest.working_dir, dict(os.environ)) is None:
-            shutil.rmtree(socket_dir, ignore_errors=True)
             raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start it: program "
                                 f"{command[0]!r} not found (working dir {manifest.working_dir})")
         limits = policy.limits
@@ -260,30 +258,64 @@ class BotProcess:
             try:
                 cgroup = cgroups.create(limits)
             except OSError as exc:
-                shutil.rmtree(socket_dir, ignore_errors=True)
                 raise BotStartError(f"bot {manifest.name!r}: cannot create its cgroup: {exc}") from None
         enforced = cgroups.enforced if cgroups is not None else frozenset()
         rlimits = [("RLIMIT_FSIZE", limits.file_mb << 20), ("RLIMIT_CORE", 0)]
         if "memory" not in enforced:
             rlimits.append(("RLIMIT_DATA", limits.memory_mb << 20))  # per process; never RLIMIT_AS
         inner = relay_command(port, command) if port is not None else command
-        wrapped = bwrap_command(inner, working_dir=manifest.working_dir, socket_dir=socket_dir, env=env,
-                                limits=limits, extra_ro=runtime_for(command))
+        wrapped = bwrap_command(inner, working_dir=manifest.working_dir, env=env, limits=limits,
+                                extra_ro=runtime_for(command))
+        # bubblewrap itself gets nothing of the host's environment either: its first process
+        # stays in the sandbox (pid 1 there), where the bot can read /proc/1/environ.
+        bwrap_env = {"PATH": os.environ.get("PATH", os.defpath)}
         try:
-            return cls._launch(manifest, wrapped, dict(os.environ), log_path=log_path, policy=policy,
-                               address=f"unix:{socket_dir}/{SOCKET_NAME}", port=port, cgroup=cgroup,
-                               socket_dir=socket_dir, rlimits=rlimits, describe_where="sandbox",
-                               shown=command)
+            process = cls._launch(manifest, wrapped, bwrap_env, log_path=log_path, policy=policy, address="",
+                                  port=port, cgroup=cgroup, rlimits=rlimits, describe_where="sandbox", shown=command)
         except BaseException:
             if cgroup is not None:
                 cgroup.remove(0.5)
-            shutil.rmtree(socket_dir, ignore_errors=True)
             raise
+        try:
+            process._find_sandbox_root(timeout=10.0)
+        except BaseException:
+            process.stop(0.0)
+            raise
+        return process
+
+    def _find_sandbox_root(self, timeout: float) -> None:
+        """Learn the sandbox's first process, so as to reach the socket through its root.
+
+        No host folder is bound into the sandbox: the bot's socket lives on a small tmpfs
+        of its own (``/run/arena``), and the host connects to it through
+        ``/proc/<pid>/root``, once bubblewrap has switched that process to the sandbox's root.
+        """
+        pid = self.popen.pid
+        host_root = os.stat("/")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                if children:
+                    root = Path(f"/proc/{children[0]}/root")
+                    seen = os.stat(root)
+                    if (seen.st_dev, seen.st_ino) != (host_root.st_dev, host_root.st_ino):
+                        self.sandbox_root = root
+                        self.address = f"unix:{root}{SANDBOX_RUN_DIR}/{SOCKET_NAME}"
+                        return
+            except OSError:
+                pass
+            if not self.alive() or time.monotonic() > deadline:
+                tail = self.stderr_tail()
+                raise BotStartError(f"bot {self.manifest.name!r} ({self.manifest.path}): its sandbox did not start"
+                                    f"{' (bubblewrap exited with status ' + str(self.returncode) + ')' if not self.alive() else ''}"
+                                    f": {tail or 'no output'}")
+            time.sleep(0.002)
 
     @classmethod
     def _launch(cls, manifest: BotManifest, command: list[str], env: dict[str, str], *, log_path: Path,
                 policy: IsolationPolicy, address: str, port: int | None, describe_where: str,
-                cgroup: BotCgroup | None = None, socket_dir: Path | None = None,
+                cgroup: BotCgroup | None = None,
                 rlimits: list[tuple[str, int]] | None = None, shown: list[str] | None = None) -> "BotProcess":
         if not policy.sandboxed and command[0] in PYTHON_NAMES:
             command = [sys.executable, *command[1:]]
@@ -309,14 +341,13 @@ class BotProcess:
                                 f"{exc}") from None
         assert popen.stdout is not None
         pump = LogPump(popen.stdout, log_path, policy.limits.log_mb << 20)
-        return cls(popen, manifest, address, log_path, offset, policy=policy, pump=pump, cgroup=cgroup,
-                   socket_dir=socket_dir, port=port)
+        return cls(popen, manifest, address, log_path, offset, policy=policy, pump=pump, cgroup=cgroup, port=port)
 
     @property
     def listening(self) -> Callable[[], bool] | None:
         """A cheap test that the bot listens (its socket file exists), where there is one."""
-        if self.socket_dir is not None:
-            return (self.socket_dir / SOCKET_NAME).exists
+        if self.sandbox_root is not None:
+            return Path(f"{self.sandbox_root}{SANDBOX_RUN_DIR}/{SOCKET_NAME}").exists
         port = self.port
         if port is None:
             return None
@@ -438,8 +469,6 @@ class BotProcess:
         self.popen.wait()
         if self.cgroup is not None:
             self.cgroup.remove()
-        if self.socket_dir is not None:
-            shutil.rmtree(self.socket_dir, ignore_errors=True)
         self.pump.join(1.0)
         return how
 
@@ -458,10 +487,17 @@ class BotProcess:
 
 
 def stop_processes(processes: list[BotProcess], timeout: float = 3.0) -> list[str]:
-    """Stop several bots at once (one grace period for all); how each stopped, in order."""
+    """Stop several bots at once (one grace period for all); how each stopped, in order.
+
+    The same process listed twice is stopped once (both get its result).
+    """
     results: list[str | None] = [None] * len(processes)
     asked: list[tuple[int, BotProcess, bool]] = []
+    first: dict[int, int] = {}
     for i, process in enumerate(processes):
+        if id(process) in first:
+            continue
+        first[id(process)] = i
         process._stop_lock.acquire()
         if process.stopped_how is not None:
             results[i] = process.stopped_how
@@ -474,6 +510,9 @@ def stop_processes(processes: list[BotProcess], timeout: float = 3.0) -> list[st
             results[i] = process.stopped_how = process._finish_stop(was_alive, deadline)
         finally:
             process._stop_lock.release()
+    for i, process in enumerate(processes):
+        if results[i] is None:
+            results[i] = results[first[id(process)]]
     return [r or "exited" for r in results]
 
 

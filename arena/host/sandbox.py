@@ -6,9 +6,9 @@ Two levels (:class:`Isolation`):
   Debian's ``bubblewrap`` with new user, PID, network, IPC, UTS and mount
   namespaces; it sees a read-only view of its own folder and of the runtime it
   needs (``/usr``, the Python environment and the Arena SDK, a few files of
-  ``/etc``), a private size-capped tmpfs at ``/tmp``, and one directory,
-  ``/run/arena``, bound to a host directory that holds its gRPC socket and
-  nothing else.  No network, no view of other processes, an environment with
+  ``/etc``), private size-capped tmpfs at ``/tmp`` and ``/dev/shm``, and a tiny
+  one at ``/run/arena`` for its gRPC socket, which the host reaches through
+  ``/proc/<pid>/root`` (no host folder is writable from inside).  No network, no view of other processes, an environment with
   only what its manifest declares plus Arena's own variables, no capabilities.
   Its process tree is limited by cgroups (memory, processes, CPU) where the host
   can create them (:mod:`arena.host.cgroups`), by rlimits otherwise, and frozen
@@ -35,6 +35,8 @@ from typing import Any, Mapping, Sequence
 #: Where the bot's socket directory appears inside the sandbox.
 SANDBOX_RUN_DIR = "/run/arena"
 SOCKET_NAME = "bot.sock"
+#: The size of the tmpfs that holds the socket (a socket takes no room; this caps misuse).
+_RUN_DIR_BYTES = 1 << 20
 
 #: Files of /etc a runtime may need (dynamic linker, time zone, user names): no secrets.
 _ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives", "passwd", "group",
@@ -223,7 +225,7 @@ def _dedupe(paths: Sequence[Path]) -> list[Path]:
     return unique
 
 
-def bwrap_command(command: Sequence[str], *, working_dir: Path, socket_dir: Path, env: Mapping[str, str],
+def bwrap_command(command: Sequence[str], *, working_dir: Path, env: Mapping[str, str],
                   limits: Limits, extra_ro: Sequence[Path] = ()) -> list[str]:
     """The ``bwrap`` command line that runs ``command`` in a sandbox (see the module docstring)."""
     args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
@@ -243,10 +245,15 @@ def bwrap_command(command: Sequence[str], *, working_dir: Path, socket_dir: Path
         if path.parts[1:2] and path.parts[1] in _SYSTEM_DIRS:
             continue
         args += ["--ro-bind-try", str(path), str(path)]
+    # Writable: /tmp, /dev/shm (POSIX shared memory) and /run/arena (the socket), each a
+    # small tmpfs of its own, charged to the bot's memory; everything else is read-only,
+    # the sandbox's own root included.  No host folder is writable.
     args += ["--proc", "/proc", "--dev", "/dev",
              "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
-             "--dir", "/run", "--bind", str(socket_dir), SANDBOX_RUN_DIR,
+             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/dev/shm",
+             "--dir", "/run", "--size", str(_RUN_DIR_BYTES), "--tmpfs", SANDBOX_RUN_DIR,
              "--ro-bind", str(working_dir), str(working_dir),
+             "--remount-ro", "/dev", "--remount-ro", "/",
              "--chdir", str(working_dir), "--", *command]
     return args
 
