@@ -268,7 +268,8 @@ class BotProcess:
                                 extra_ro=runtime_for(command))
         # bubblewrap itself gets nothing of the host's environment either: its first process
         # stays in the sandbox (pid 1 there), where the bot can read /proc/1/environ.
-        bwrap_env = {"PATH": os.environ.get("PATH", os.defpath)}
+        bwrap_env = {"PATH": "/usr/bin:/bin"}
+        wrapped[0] = shutil.which("bwrap") or wrapped[0]
         try:
             process = cls._launch(manifest, wrapped, bwrap_env, log_path=log_path, policy=policy, address="",
                                   port=port, cgroup=cgroup, rlimits=rlimits, describe_where="sandbox", shown=command)
