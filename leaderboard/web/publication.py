@@ -1,0 +1,195 @@
+"""What of the store is public, and how the bots were isolated, for the web pages.
+
+Until a tournament is finished, a match's deck seed, replay, fault details and bot
+debug text stay hidden (:class:`Visibility`): a replay reveals the hands of every
+seating still to play that deal, and the seed rebuilds them.  The addresses of bots
+registered by address are never shown (:class:`Redactor`).  :func:`isolation_json`
+reads how a match's bot processes were isolated from its replay.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from leaderboard.errors import CorruptDataError
+from leaderboard.rows import MatchRow, TournamentRow
+from leaderboard.store import Store
+
+#: What replaces a fault's detail while the match's replay is not published (a detail
+#: such as "action_index 7 is out of range [0, 5)" tells how many moves a seat had).
+DETAIL_HIDDEN = "published with the replay"
+#: What replaces a bot's address (HOST:PORT) wherever text mentions it.
+ADDRESS_HIDDEN = "(address hidden)"
+
+
+# -- what is public ------------------------------------------------------------------
+
+
+class ReplayNotPublished(Exception):
+    """A match's replay is not public yet; the message says when it will be."""
+
+
+class Visibility:
+    """Which stored matches are public, worked out once per request.
+
+    Every match of a finished tournament is; with the tournament's ``publish_deals``
+    option, also every match of a deal (one subset of bots in one round, dealt from
+    one deck seed) whose seat rotations are all stored; no other.  A public match
+    shows its deck seed, replay, fault details and debug text; the others show
+    their result only, since a replay reveals the hands of every seating still to
+    play that deal, and the seed rebuilds them.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._tournaments: dict[int, TournamentRow] = {}
+        self._deals: dict[int, frozenset[str]] = {}
+
+    def tournament(self, tournament_id: int) -> TournamentRow:
+        row = self._tournaments.get(tournament_id)
+        if row is None:
+            row = self._tournaments[tournament_id] = self._store.get_tournament(tournament_id)
+        return row
+
+    def published(self, match: MatchRow) -> bool:
+        tournament = self.tournament(match.tournament_id)
+        if tournament.finished:
+            return True
+        if not tournament.config.get("publish_deals"):
+            return False
+        return match.id in self._complete_deals(tournament.id)
+
+    def _complete_deals(self, tournament_id: int) -> frozenset[str]:
+        found = self._deals.get(tournament_id)
+        if found is None:
+            deals: dict[tuple[int, int, frozenset[str]], dict[tuple[str, ...], str]] = defaultdict(dict)
+            for m in self._store.list_matches(tournament_id=tournament_id):
+                seating = tuple(s.bot for s in m.seats)
+                deals[(m.round, m.seed, frozenset(seating))][seating] = m.id
+            found = frozenset(
+                match_id
+                for (_, _, bots), seatings in deals.items()
+                if len(seatings) >= len(bots)  # every rotation of the subset is stored
+                for match_id in seatings.values()
+            )
+            self._deals[tournament_id] = found
+        return found
+
+    def hidden_message(self, match: MatchRow) -> str:
+        tournament = self.tournament(match.tournament_id)
+        when = f"when tournament {tournament.id} is finished (it is {tournament.status} now)"
+        if tournament.config.get("publish_deals"):
+            when = f"once every seating of its deal has been played, or {when}"
+        return f"The replay and deck seed of match {match.id} are published {when}."
+
+
+class Redactor:
+    """Takes the addresses (HOST:PORT) of bots registered by address out of everything sent."""
+
+    def __init__(self, addresses: Iterable[str]) -> None:
+        self._addresses = sorted({a for a in addresses if a}, key=len, reverse=True)
+
+    @classmethod
+    def of(cls, store: Store) -> "Redactor":
+        return cls(b.address for b in store.list_bots(include_removed=True) if b.address)
+
+    def text(self, value: str) -> str:
+        for address in self._addresses:
+            if address in value:
+                value = value.replace(address, ADDRESS_HIDDEN)
+        return value
+
+    def clean(self, value: Any) -> Any:
+        """``value`` with every mention of an address replaced (dicts and lists are copied)."""
+        if not self._addresses:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.clean(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.clean(v) for v in value]
+        return value
+
+
+def public_replay(replay: dict[str, Any]) -> dict[str, Any]:
+    """The replay without the ``address`` the host records for each seat's bot process."""
+    section = replay.get("match")
+    if not isinstance(section, dict) or not isinstance(section.get("seats"), list):
+        return replay
+    seats = [
+        {k: v for k, v in seat.items() if k != "address"} if isinstance(seat, dict) else seat
+        for seat in section["seats"]
+    ]
+    return {**replay, "match": {**section, "seats": seats}}
+
+
+# -- isolation ----------------------------------------------------------------------
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def isolation_json(replay: dict[str, Any] | None) -> dict[str, Any]:
+    """How the match's bot processes were isolated (``replay.match.isolation``), with a
+    one-line ``summary``; level ``unknown`` for replays recorded before it was."""
+    section = replay.get("match") if isinstance(replay, dict) else None
+    found = section.get("isolation") if isinstance(section, dict) else None
+    if not isinstance(found, dict) or not isinstance(found.get("level"), str):
+        return {"level": "unknown", "fresh_processes": None, "limits": {},
+                "summary": "unknown (not recorded for this match)"}
+    level = found["level"]
+    fresh = found.get("fresh_processes")
+    limits = found.get("limits") if isinstance(found.get("limits"), dict) else {}
+    parts = []
+    if "memory_mb" in limits:
+        parts.append(f"memory {_number(limits['memory_mb'])} MB")
+    if "pids" in limits:
+        parts.append(f"{_number(limits['pids'])} processes")
+    if "cpus" in limits:
+        cpus = limits["cpus"]
+        parts.append(f"{_number(cpus)} CPU" + ("s" if isinstance(cpus, (int, float)) and cpus > 1 else ""))
+    if "file_mb" in limits:
+        parts.append(f"files {_number(limits['file_mb'])} MB")
+    if "tmp_mb" in limits:
+        parts.append(f"tmp {_number(limits['tmp_mb'])} MB")
+    if level == "none" and not parts:
+        parts.append("no sandbox, no limits")
+    if fresh is True:
+        parts.append("fresh process per match")
+    elif fresh is False:
+        parts.append("processes reused across matches")
+    summary = level + (" — " + ", ".join(parts) if parts else "")
+    return {"level": level, "fresh_processes": fresh if isinstance(fresh, bool) else None, "limits": limits,
+            "summary": summary}
+
+
+class _IsolationCache:
+    """Isolation per match id (a stored match never changes), read from its replay."""
+
+    LIMIT = 10_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._known: dict[str, dict[str, Any]] = {}
+
+    def get(self, store: Store, match_id: str) -> dict[str, Any]:
+        with self._lock:
+            found = self._known.get(match_id)
+        if found is None:
+            try:
+                replay: dict[str, Any] | None = store.get_match(match_id).replay
+            except CorruptDataError:
+                replay = None
+            found = isolation_json(replay)
+            with self._lock:
+                if len(self._known) >= self.LIMIT:
+                    self._known.clear()
+                self._known[match_id] = found
+        return found
