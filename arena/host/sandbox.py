@@ -240,19 +240,20 @@ def bwrap_command(command: Sequence[str], *, working_dir: Path, env: Mapping[str
             args += ["--ro-bind", str(host), str(host)]
     for name in _ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    # Writable: /tmp, /dev/shm (POSIX shared memory) and /run/arena (the socket), each a
+    # small tmpfs of its own, charged to the bot's memory; everything else is read-only,
+    # the sandbox's own root included.  No host folder is writable.  They are mounted
+    # before the runtime and the bot's folder, which may live below /tmp on the host.
+    args += ["--proc", "/proc", "--dev", "/dev",
+             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
+             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/dev/shm",
+             "--dir", "/run", "--size", str(_RUN_DIR_BYTES), "--tmpfs", SANDBOX_RUN_DIR]
     runtime = _dedupe([*_python_runtime(), *extra_ro])
     for path in runtime:
         if path.parts[1:2] and path.parts[1] in _SYSTEM_DIRS:
             continue
         args += ["--ro-bind-try", str(path), str(path)]
-    # Writable: /tmp, /dev/shm (POSIX shared memory) and /run/arena (the socket), each a
-    # small tmpfs of its own, charged to the bot's memory; everything else is read-only,
-    # the sandbox's own root included.  No host folder is writable.
-    args += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
-             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/dev/shm",
-             "--dir", "/run", "--size", str(_RUN_DIR_BYTES), "--tmpfs", SANDBOX_RUN_DIR,
-             "--ro-bind", str(working_dir), str(working_dir),
+    args += ["--ro-bind", str(working_dir), str(working_dir),
              "--remount-ro", "/dev", "--remount-ro", "/",
              "--chdir", str(working_dir), "--", *command]
     return args
