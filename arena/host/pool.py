@@ -176,6 +176,7 @@ class BotPool:
                 if handle.lease is None:
                     continue
                 current = self._handles.pop(handle.key, handle)
+                self._key_locks.pop(handle.key, None)  # one per seat of every match: do not keep them
                 done.append(current)
                 if current is not handle:
                     done.append(handle)
