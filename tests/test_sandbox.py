@@ -184,7 +184,6 @@ def test_every_seat_of_every_match_gets_a_fresh_process_and_spares_are_ready_ahe
     assert all(not Path(f"/proc/{pid}").exists() for pid in pool.pids[:2]), "a finished match's bot still runs"
 
 
-@needs_sandbox
 def test_an_unsandboxed_pool_records_isolation_none(tmp_path: Path) -> None:
     spec = BotSpec(manifest=load_manifest(RANDOM_BOT))
     with BotPool(log_dir=tmp_path, policy=IsolationPolicy.none()) as pool:
@@ -202,3 +201,38 @@ def test_a_command_says_in_one_line_why_the_sandbox_cannot_work(tmp_path: Path) 
     assert len(lines) == 1, done.stderr
     assert "bubblewrap is not installed" in lines[0] and "--isolation none" in lines[0]
     assert "Traceback" not in done.stderr
+
+
+@needs_sandbox
+def test_a_bot_that_swaps_its_socket_for_a_symlink_cannot_redirect_the_host(tmp_path: Path) -> None:
+    """The host reaches the socket by the inode it found at start, never by the path again: a
+    symlink put in its place (to another bot's socket, say) is never followed."""
+    import socket as sockets
+
+    from arena.host.client import BotConnection
+    from arena.host.process import start_bot
+
+    decoy_path = tmp_path / "decoy.sock"
+    decoy = sockets.socket(sockets.AF_UNIX)
+    decoy.bind(str(decoy_path))
+    decoy.listen(8)
+    decoy.settimeout(0.5)
+    process, connection, _ = start_bot(load_manifest(RANDOM_BOT), log_path=tmp_path / "bot.log",
+                                       policy=IsolationPolicy.sandbox(), game="union_pacific")
+    try:
+        assert process.address.startswith("unix:/proc/self/fd/")
+        connection.close()
+        # What the bot could do inside its sandbox, done here through its root for the test.
+        inside = Path(f"{process.sandbox_root}/run/arena/bot.sock")
+        inside.unlink()
+        inside.symlink_to(decoy_path)
+        again = BotConnection(process.address, gate=process.gate)
+        try:
+            assert again.describe(timeout=5).name == "random-bot"
+        finally:
+            again.close()
+        with pytest.raises(TimeoutError):
+            decoy.accept()
+    finally:
+        process.stop(1.0)
+        decoy.close()

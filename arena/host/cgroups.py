@@ -81,6 +81,13 @@ class BotCgroup:
     _frozen: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    @classmethod
+    def of_folder(cls, folder: Path) -> "BotCgroup":
+        """A cgroup folder found on disk (left by another host), keyed so that it can be thawed."""
+        key = "freezer" if (folder / "freezer.state").exists() else \
+            "v2freeze" if (folder / "cgroup.freeze").exists() else "other"
+        return cls({key: folder})
+
     @property
     def procs_files(self) -> list[str]:
         """The ``cgroup.procs`` files a new process writes its pid to, to join every folder."""
@@ -136,15 +143,6 @@ class BotCgroup:
             if key == "oom_kill" and value.strip().isdigit():
                 return int(value)
         return 0
-
-    def peak_memory_bytes(self) -> int | None:
-        if "memory" in self.dirs:
-            text = _read(self.dirs["memory"] / "memory.max_usage_in_bytes")
-        elif "v2" in self.dirs:
-            text = _read(self.dirs["v2"] / "memory.peak")
-        else:
-            return None
-        return int(text) if text.strip().isdigit() else None
 
     # -- the end -------------------------------------------------------------------
 
@@ -257,84 +255,34 @@ def _apply_limits(dirs: dict[str, Path], limits: Limits) -> None:
                 _write(d / file, value)
 
 
-# Started once per host with the per-host cgroup folders: it waits for its stdin to
-# reach EOF (the host closed it, or died, even by SIGKILL), then thaws, kills and removes
-# every bot cgroup left.  Needed because a frozen cgroup v1 task cannot die, not even of
-# SIGKILL, so a host killed while its bots are frozen would leave them frozen for ever.
-_REAPER = """
-import os, signal, sys, time
-parents = sys.argv[1:]
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-signal.signal(signal.SIGTERM, signal.SIG_IGN)
-try:
-    while os.read(0, 4096):
-        pass
-except OSError:
-    pass
-def write(path, text):
-    try:
-        with open(path, "w") as f:
-            f.write(text)
-    except OSError:
-        pass
-def procs(d):
-    try:
-        with open(os.path.join(d, "cgroup.procs")) as f:
-            return [int(w) for w in f.read().split()]
-    except OSError:
-        return []
-bots = []
-for parent in parents:
-    try:
-        bots += [os.path.join(parent, name) for name in os.listdir(parent) if name.startswith("bot-")]
-    except OSError:
-        pass
-for d in bots:
-    write(os.path.join(d, "freezer.state"), "THAWED")
-    write(os.path.join(d, "cgroup.freeze"), "0")
-    write(os.path.join(d, "cgroup.kill"), "1")
-deadline = time.monotonic() + 10
-for d in bots:
-    while time.monotonic() < deadline:
-        pids = procs(d)
-        if not pids:
-            break
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        time.sleep(0.01)
-for d in bots + list(parents):
-    for _ in range(100):
-        try:
-            os.rmdir(d)
-            break
-        except FileNotFoundError:
-            break
-        except OSError:
-            time.sleep(0.02)
-"""
-
-
 def _start_reaper(parents: list[Path]) -> subprocess.Popen[bytes] | None:
+    """Started once per host with the per-host cgroup folders (``python -m arena.host.cgroups``):
+    it waits for its stdin to reach EOF (the host closed it, or died, even by SIGKILL), then
+    thaws, kills and removes every bot cgroup left.  Needed because a frozen cgroup v1 task
+    cannot die, not even of SIGKILL, so a host killed while its bots are frozen would leave
+    them frozen for ever."""
     import sys
 
     try:
-        return subprocess.Popen([sys.executable, "-I", "-S", "-c", _REAPER, *map(str, parents)],
+        return subprocess.Popen([sys.executable, "-I", "-m", "arena.host.cgroups", *map(str, parents)],
                                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True, close_fds=True)
     except OSError:
         return None
 
 
-def _thaw_folder(d: Path) -> None:
-    for file, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
-        if (d / file).exists():
-            try:
-                _write(d / file, value)
-            except OSError:
-                pass
+def _reap(parents: list[Path]) -> None:
+    """The reaper's work (see :func:`_start_reaper`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        while os.read(0, 4096):
+            pass
+    except OSError:
+        pass
+    for parent in parents:  # the freezer's first: a thawed tree can die
+        _sweep(parent, only_dead=False)
+        BotCgroup({"x": parent}).remove(2.0)
 
 
 def _sweep(parent: Path, *, only_dead: bool) -> None:
@@ -349,8 +297,7 @@ def _sweep(parent: Path, *, only_dead: bool) -> None:
             if not (child.name.startswith("arena-") and pid.isdigit()) or _pid_alive(int(pid)):
                 continue
             _sweep(child, only_dead=False)
-        _thaw_folder(child)  # a frozen v1 task cannot die
-        BotCgroup({"x": child}).remove(0.5)
+        BotCgroup.of_folder(child).remove(0.5)
 
 
 def _v1_parents() -> dict[str, Path]:
@@ -463,3 +410,9 @@ def close_cgroups() -> None:
         if isinstance(_host, CgroupHost):
             _host.close()
         _host = False
+
+
+if __name__ == "__main__":
+    import sys
+
+    _reap([Path(p) for p in sys.argv[1:]])

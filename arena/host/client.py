@@ -111,20 +111,13 @@ class BotConnection:
         self._call(self._end, request, timeout)
 
     def wait_ready(self, limit_s: float, *, alive: Callable[[], bool] | None = None,
-                   poll_s: float = 0.05, listening: Callable[[], bool] | None = None) -> bot_pb2.DescribeReply:
+                   poll_s: float = 0.05) -> bot_pb2.DescribeReply:
         """Poll Describe until it answers (ready); :class:`BotNotReadyError` after ``limit_s``.
 
         ``alive`` (if given) is asked between polls; when it says False the wait stops at once.
-        ``listening`` (if given) is a cheap test, polled every few milliseconds, that the bot
-        has started listening (its socket file exists): the first Describe waits for it,
-        instead of failing and sitting out gRPC's reconnect back-off.
         """
         deadline = time.monotonic() + limit_s
         last = "no answer"
-        while listening is not None and not listening() and time.monotonic() < deadline:
-            if alive is not None and not alive():
-                raise BotNotReadyError(f"the bot exited before it listened on {self.address}")
-            time.sleep(0.003)
         while True:
             left = deadline - time.monotonic()
             try:

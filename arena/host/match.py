@@ -209,9 +209,7 @@ class _Match:
 
     def release(self) -> None:
         """Give the seats' processes back to the pool (fresh ones are stopped)."""
-        handles = [s.handle for s in self.seats if s.handle is not None]
-        handles += [self.pool.current(h) for h in handles]
-        self.pool.release(list({id(h): h for h in handles}.values()))
+        self.pool.release([s.handle for s in self.seats if s.handle is not None])
 
     def start_request(self, seat: int) -> bot_pb2.StartMatchRequest:
         return bot_pb2.StartMatchRequest(match_id=self.match_id, seat=seat, num_players=len(self.seats),

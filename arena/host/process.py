@@ -26,6 +26,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import socket
 import subprocess
 import sys
@@ -197,6 +198,7 @@ class BotProcess:
         self._stop_lock = threading.Lock()
         self.stopped_how: str | None = None
         self.oom_kills = 0
+        self._socket_fd: int | None = None
 
     @classmethod
     def spawn(cls, manifest: BotManifest, *, log_path: Path, policy: IsolationPolicy | None = None,
@@ -208,8 +210,14 @@ class BotProcess:
         port = free_port() if port is None else port
         address = f"127.0.0.1:{port}"
         command = manifest.command_for(port=port, address=address)
+        if command[0] in PYTHON_NAMES:
+            command[0] = sys.executable
         env = {**host_environment(), "ARENA_BOT_PORT": str(port), "ARENA_BOT_ADDRESS": address,
                **dict(manifest.env)}
+        if _find_program(command[0], manifest.working_dir, env) is None:
+            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start it: program "
+                                f"{command[0]!r} not found (working dir {manifest.working_dir}, PATH "
+                                f"{env.get('PATH', '')})")
         # No limits and no freezing for trusted bots, but a cgroup where there can be one, so
         # that whatever the bot starts (new sessions, double forks) is stopped with it.
         cgroups = open_cgroups()
@@ -317,12 +325,6 @@ class BotProcess:
                 policy: IsolationPolicy, address: str, port: int | None, describe_where: str,
                 cgroup: BotCgroup | None = None,
                 rlimits: list[tuple[str, int]] | None = None, shown: list[str] | None = None) -> "BotProcess":
-        if not policy.sandboxed and command[0] in PYTHON_NAMES:
-            command = [sys.executable, *command[1:]]
-        if not policy.sandboxed and _find_program(command[0], manifest.working_dir, env) is None:
-            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start it: program "
-                                f"{command[0]!r} not found (working dir {manifest.working_dir}, PATH "
-                                f"{env.get('PATH', '')})")
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(log_path, "ab") as log:
             log.write(f"--- arena: starting {shown or command} in {manifest.working_dir} ({describe_where}, "
@@ -343,23 +345,47 @@ class BotProcess:
         pump = LogPump(popen.stdout, log_path, policy.limits.log_mb << 20)
         return cls(popen, manifest, address, log_path, offset, policy=policy, pump=pump, cgroup=cgroup, port=port)
 
-    @property
-    def listening(self) -> Callable[[], bool] | None:
-        """A cheap test that the bot listens (its socket file exists), where there is one."""
-        if self.sandbox_root is not None:
-            return Path(f"{self.sandbox_root}{SANDBOX_RUN_DIR}/{SOCKET_NAME}").exists
-        port = self.port
-        if port is None:
-            return None
+    def wait_listening(self, limit_s: float) -> None:
+        """Wait (polling every few ms) until the bot listens, so that the first Describe does
+        not fail and sit out gRPC's reconnect back-off; BotNotReadyError after ``limit_s``.
 
-        def accepts() -> bool:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.05).close()
-            except OSError:
-                return False
-            return True
+        Sandboxed, the socket is then pinned: opened by inode (``O_PATH|O_NOFOLLOW``, checked
+        to be a socket) and reached as ``/proc/self/fd/N``, so a bot that later swaps it for
+        a symlink (to another bot's socket, say) cannot redirect the host's connections.
+        """
+        deadline = time.monotonic() + limit_s
+        path = Path(f"{self.sandbox_root}{SANDBOX_RUN_DIR}/{SOCKET_NAME}") if self.sandbox_root else None
+        while True:
+            if path is not None and os.path.lexists(path):
+                self._pin_socket(path)
+                return
+            if path is None and self._accepts():
+                return
+            if not self.alive():
+                raise BotNotReadyError("the bot exited before it listened")
+            if time.monotonic() > deadline:
+                raise BotNotReadyError(f"it did not listen on {path or self.address} within {limit_s:g} s")
+            time.sleep(0.003)
 
-        return accepts
+    def _accepts(self) -> bool:
+        if self.port is None:
+            return True  # nothing to poll: Describe will tell
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.05).close()
+        except OSError:
+            return False
+        return True
+
+    def _pin_socket(self, path: Path) -> None:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_NOFOLLOW)
+        except OSError as exc:
+            raise BotNotReadyError(f"its socket {SANDBOX_RUN_DIR}/{SOCKET_NAME} cannot be opened: {exc}") from None
+        if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise BotNotReadyError(f"{SANDBOX_RUN_DIR}/{SOCKET_NAME} is not a socket (a symlink or a file)")
+        self._socket_fd = fd
+        self.address = f"unix:/proc/self/fd/{fd}"
 
     @property
     def pid(self) -> int:
@@ -469,6 +495,9 @@ class BotProcess:
         self.popen.wait()
         if self.cgroup is not None:
             self.cgroup.remove()
+        if self._socket_fd is not None:
+            os.close(self._socket_fd)
+            self._socket_fd = None
         self.pump.join(1.0)
         return how
 
@@ -538,13 +567,18 @@ def start_bot(manifest: BotManifest, *, log_path: Path, ready_timeout: float = 1
     whose protocol version is not this host's, or that does not list ``game`` is refused.
     """
     process = BotProcess.spawn(manifest, log_path=log_path, policy=policy)
-    connection = BotConnection(process.address, max_message_bytes=max_message_bytes)  # not frozen while starting
+    started = time.monotonic()
+    connection: BotConnection | None = None
     try:
-        describe = connection.wait_ready(ready_timeout, alive=process.alive, listening=process.listening)
+        process.wait_listening(ready_timeout)
+        connection = BotConnection(process.address, max_message_bytes=max_message_bytes)  # not frozen yet
+        describe = connection.wait_ready(max(0.1, ready_timeout - (time.monotonic() - started)),
+                                         alive=process.alive)
     except BotNotReadyError as exc:
         status = process.returncode
         process.stop(stop_timeout)
-        connection.close()
+        if connection is not None:
+            connection.close()
         if process.out_of_memory():
             what = f"ran out of memory (limit {process.policy.limits.memory_mb} MB) before it was ready"
         elif status is not None:
