@@ -1,6 +1,11 @@
 """The leaderboard: ratings fitted from the stored results, joined with each bot's
 match statistics, one row per participant (the imaginary shareholder as a marked
 reference row).  The terminal table and the web pages both show these rows.
+
+A participant is a bot version, ``NAME@NUMBER``: every version is rated on its own,
+in one fit over all the results (old versions are opponents like any other).  By
+default the rows are each bot's newest version that has results in the scope (a
+version added since shows once it has played); ``all_versions`` gives every one.
 """
 
 from __future__ import annotations
@@ -9,14 +14,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from leaderboard.ratings import REFERENCE, fit_ratings, live_elo_history
-from leaderboard.rows import RatingEntry, RatingPoint
+from leaderboard.rows import RatingEntry, RatingPoint, split_participant
 from leaderboard.store import Store
 
 
 @dataclass(frozen=True)
 class Standing:
     rank: int | None  # None for the reference row
-    name: str
+    name: str  # the participant: NAME@NUMBER, or the reference row's name
     reference: bool
     elo: float
     ci_low: float | None
@@ -28,6 +33,9 @@ class Standing:
     mean_cash: float | None
     forfeits: int
     faults: int
+    bot: str | None = None  # the bot's name (None for the reference row)
+    version: int | None = None  # the version number
+    current: bool = False  # whether it is the bot's newest registered version
 
     @property
     def ci_half_width(self) -> float | None:
@@ -40,11 +48,12 @@ class Standing:
 
 
 def compute_standings(store: Store, tournament_id: int | None = None, *, bootstrap: int = 200,
-                      seed: int = 0, save: bool = True) -> list[Standing]:
+                      seed: int = 0, save: bool = True, all_versions: bool = False) -> list[Standing]:
     """Fit the ratings of one tournament (or of every stored match) and build the rows.
 
-    Best Elo first.  With ``save`` the ratings and the live-Elo history are stored
-    too (the web pages draw the rating charts from them).
+    Best Elo first, ranked among the rows shown: each bot's newest version with results,
+    or every version with ``all_versions``.  With ``save`` the ratings of every version
+    and the live-Elo history are stored too.
     """
     if tournament_id is not None:
         store.get_tournament(tournament_id)  # a clear error for an unknown id
@@ -56,9 +65,11 @@ def compute_standings(store: Store, tournament_id: int | None = None, *, bootstr
         live.update(after)
     stats = {s.bot: s for s in store.bot_stats(tournament_id)}
     reference_places = [m.places[REFERENCE] for m in matches if REFERENCE in m.places]
+    newest = {b.name: b.number for b in store.list_bots(include_removed=True)}
     rows: list[Standing] = []
     for name, rating in ratings.items():
         s = stats.get(name)
+        parts = None if rating.reference else split_participant(name)
         rows.append(Standing(
             rank=None,
             name=name,
@@ -74,18 +85,27 @@ def compute_standings(store: Store, tournament_id: int | None = None, *, bootstr
             mean_cash=s.mean_cash if s else None,
             forfeits=s.forfeits if s else 0,
             faults=s.faults if s else 0,
+            bot=None if parts is None else parts[0],
+            version=None if parts is None else parts[1],
+            current=parts is not None and newest.get(parts[0]) == parts[1],
         ))
     rows.sort(key=lambda r: (-r.elo, r.name))
+    if save:
+        store.save_ratings(
+            tournament_id,
+            [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in rows],
+            [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
+        )
+    if not all_versions:
+        shown = {}
+        for row in rows:
+            if row.bot is not None and (row.version or 0) > shown.get(row.bot, 0):
+                shown[row.bot] = row.version or 0
+        rows = [r for r in rows if r.reference or r.bot is None or r.version == shown[r.bot]]
     ranked: list[Standing] = []
     rank = 0
     for row in rows:
         if not row.reference:
             rank += 1
         ranked.append(Standing(**{**asdict(row), "rank": None if row.reference else rank}))
-    if save:
-        store.save_ratings(
-            tournament_id,
-            [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in ranked],
-            [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
-        )
     return ranked

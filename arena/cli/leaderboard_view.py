@@ -18,14 +18,18 @@ def _elo(row: Standing) -> str:
 
 
 def standings_table(rows: Sequence[Standing], title: str) -> Table:
-    table = Table(title=title, caption="Elo ± CI: batch fit with 95% bootstrap interval; live: match-by-match "
-                                       "Elo; place, cash: means; † reference row, not a bot (docs/ratings.md)")
+    older = any(not r.reference and not r.current for r in rows)
+    table = Table(title=title, caption="bot@N: version N of the bot, rated on its own; Elo ± CI: batch fit with 95% "
+                                       "bootstrap interval; live: match-by-match Elo; place, cash: means; † reference "
+                                       "row, not a bot" + ("; * not the bot's newest version" if older else "")
+                                       + " (docs/ratings.md)")
     table.add_column("#", justify="right")
     table.add_column("bot", min_width=12, overflow="fold")
     for name in ("Elo ± CI", "live", "games", "wins", "place", "cash", "forfeits", "faults"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
-        name = Text(row.name + (" †" if row.reference else ""), style="italic dim" if row.reference else "")
+        mark = " †" if row.reference else "" if row.current else " *"
+        name = Text(row.name + mark, style="italic dim" if row.reference else "")
         table.add_row(
             "" if row.rank is None else str(row.rank), name, _elo(row), f"{row.live_elo:.0f}", str(row.matches),
             str(row.wins), "" if row.mean_place is None else f"{row.mean_place:.2f}",

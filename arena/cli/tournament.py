@@ -12,9 +12,11 @@ from typing import Any
 from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.markup import escape
 from rich.table import Table
 
 from arena.cli.errors import UserError
+from arena.records import FaultReason
 from arena.cli.leaderboard_view import make_console, standings_table
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
 from leaderboard.rows import SECRET_UNTIL_FINISHED
@@ -86,10 +88,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.set_defaults(func=cmd_show)
 
     lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
-                        description="Rank, bot, Elo ± 95% CI (batch fit), live Elo, matches, wins, mean place, "
-                                    "mean cash, forfeits and faults, over one tournament or every stored match.")
+                        description="Rank, bot version (NAME@NUMBER), Elo ± 95% CI (batch fit), live Elo, matches, "
+                                    "wins, mean place, mean cash, forfeits and faults, over one tournament or every "
+                                    "stored match. Each version of a bot is rated on its own; by default the table "
+                                    "shows each bot's newest version that has results.")
     lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
     lb.add_argument("--json", action="store_true", help="print JSON for scripts")
+    lb.add_argument("--all-versions", action="store_true",
+                    help="a row for every bot version that played (default: each bot's newest version that has "
+                         "results)")
     add_db_option(lb)
     lb.set_defaults(func=cmd_leaderboard)
 
@@ -115,6 +122,8 @@ class LiveProgress:
         for s in store.bot_stats(tournament_id):
             self.stats[s.bot] = [s.matches, s.wins, round(s.mean_place * s.matches)]
         self.failures: list[str] = []
+        self.failed_to_start: set[str] = set()
+        self.never_started: dict[str, int] = defaultdict(int)  # participant -> seats it never started
         self.live: Live | None = None
         self.done = 0
         self.total = 0
@@ -146,6 +155,8 @@ class LiveProgress:
                 st[0] += 1
                 st[1] += seat.place == 1
                 st[2] += seat.place
+                if any(f.reason is FaultReason.NOT_READY for f in seat.faults):
+                    self.never_started[seat.bot] += 1
         else:
             self.failures.append(f"match {outcome.pairing.index}: {outcome.error}")
             self.console.print(f"[red]match {outcome.pairing.index} failed[/red]: {outcome.error}")
@@ -154,9 +165,23 @@ class LiveProgress:
         elif self.quiet and self.total and (self.done % max(1, self.total // 10) == 0 or self.done == self.total):
             self.console.print(f"{self.done}/{self.total} matches")
 
+    def bot_failed(self, participant: str, reason: str, log_path: Path | None) -> None:
+        """Said at once, the first time each bot fails to start (it may be tried again)."""
+        if participant in self.failed_to_start:
+            return
+        self.failed_to_start.add(participant)
+        self.console.print(f"[bold red]bot {escape(participant)} failed to start[/bold red]: {escape(reason)}"
+                           + (f"\n  its log: {escape(str(log_path))}" if log_path is not None else ""))
+
+    def notice(self, text: str) -> None:
+        self.console.print(f"[yellow]note[/yellow]: {escape(text)}")
+
     def stop(self) -> None:
         if self.live is not None:
             self.live.stop()
+        for participant, seats in sorted(self.never_started.items()):
+            self.console.print(f"[bold red]{escape(participant)} never started in {seats} of its matches[/bold red] "
+                               "(it forfeited them, finishing last); see its log and 'arena bot check'")
 
 
 def play_tournament(console: Console, store: Any, tournament_id: int, args: argparse.Namespace,
@@ -167,7 +192,8 @@ def play_tournament(console: Console, store: Any, tournament_id: int, args: argp
     view = LiveProgress(console, store, tournament_id, args.quiet)
     try:
         summary = run_tournament(store, tournament_id, concurrency=concurrency, log_dir=args.logs,
-                                 on_start=view.start, on_done=view.on_done, policy=policy)
+                                 on_start=view.start, on_done=view.on_done, policy=policy,
+                                 on_bot_failure=view.bot_failed, on_notice=view.notice)
     except KeyboardInterrupt:
         view.stop()
         console.print(f"[yellow]stopped[/yellow]: the finished matches are stored; "
@@ -202,13 +228,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         rows = resolve_bots(store, args.bot, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
-        config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=args.players, rounds=args.rounds,
+        config = TournamentConfig(bots=tuple(r.name for r in rows), versions={r.name: r.number for r in rows},
+                                  table_sizes=args.players, rounds=args.rounds,
                                   variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
                                   bank_ms=args.bank_ms, max_faults=args.max_faults,
                                   publish_deals=args.publish_deals,
                                   isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
         tid = create_tournament(store, config, args.seed)
-        console.print(f"tournament {tid}: {len(rows)} bots, table sizes {','.join(map(str, args.players))}, "
+        console.print(f"tournament {tid}: {', '.join(r.participant for r in rows)}; table sizes {','.join(map(str, args.players))}, "
                       f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
                       f"database {store.url}")
         return play_tournament(console, store, tid, args, None, policy)
@@ -253,6 +280,8 @@ def _seed_text(info: dict[str, Any]) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from arena.tournaments import TournamentConfig
+
     with open_store(args) as store:
         items = [_tournament_json(store, row) for row in store.list_tournaments()]
     if args.json:
@@ -263,7 +292,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         table.add_column(col)
     for t in items:
         c = t["config"]
-        table.add_row(str(t["id"]), t["status"], ", ".join(c["bots"]), ",".join(map(str, c["table_sizes"])),
+        table.add_row(str(t["id"]), t["status"], ", ".join(map(TournamentConfig.from_json(c).participant, c["bots"])), ",".join(map(str, c["table_sizes"])),
                       str(c["rounds"]), f"{t['matches_stored']}/{t['matches_scheduled']}",
                       str(t["seed"]) if t["published"] else "secret", t["created_at"][:19])
     console = make_console()
@@ -281,26 +310,29 @@ def cmd_show(args: argparse.Namespace) -> int:
         row = store.get_tournament(args.id)
         info = _tournament_json(store, row)
         stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
-        schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
+        config = TournamentConfig.from_json(row.config)
+        schedule = schedule_of(config, row.seed)
         matches = []
         for p in schedule:
             m = stored.get(p.index)
             entry: dict[str, Any] = {"schedule_index": p.index, "round": p.round, "table_size": p.table_size,
-                                     "seats": list(p.seats), "status": "finished" if m else "pending"}
+                                     "seats": [config.participant(name) for name in p.seats],
+                                     "status": "finished" if m else "pending"}
             if row.finished:
                 entry["seed"] = p.seed
             if m:
                 entry.update(match_id=m.id, termination=m.termination.value,
                              places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
             matches.append(entry)
-        standings = compute_standings(store, args.id, save=False) if stored else []
+        standings = compute_standings(store, args.id, save=False, all_versions=True) if stored else []
     if args.json:
         print(json.dumps({**info, "matches": matches, "leaderboard": [s.to_json() for s in standings]}, indent=2))
         return 0
     console = make_console()
     c = info["config"]
     console.print(f"[bold]tournament {info['id']}[/bold] ({info['status']}): {info['matches_stored']}/"
-                  f"{info['matches_scheduled']} matches stored; bots {', '.join(c['bots'])}; table sizes "
+                  f"{info['matches_scheduled']} matches stored; bots {', '.join(map(config.participant, c['bots']))}; "
+                  "table sizes "
                   f"{','.join(map(str, c['table_sizes']))}; {c['rounds']} round(s); variant {c['variant']}; "
                   f"clocks {c['decision_ms']} ms + {c['bank_ms']} ms bank; seed: {_seed_text(info)}"
                   + ("; each deal's replays published once all its seatings are stored"
@@ -314,7 +346,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from leaderboard.standings import compute_standings
 
     with open_store(args) as store:
-        standings = compute_standings(store, args.tournament)
+        standings = compute_standings(store, args.tournament, all_versions=args.all_versions)
     if args.json:
         print(json.dumps([s.to_json() for s in standings], indent=2))
         return 0
