@@ -96,12 +96,20 @@ def compute_standings(store: Store, tournament_id: int | None = None, *, bootstr
             [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in rows],
             [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
         )
-    if not all_versions:
-        shown = {}
-        for row in rows:
-            if row.bot is not None and (row.version or 0) > shown.get(row.bot, 0):
-                shown[row.bot] = row.version or 0
-        rows = [r for r in rows if r.reference or r.bot is None or r.version == shown[r.bot]]
+    return ranked_rows(rows if all_versions else newest_versions(rows))
+
+
+def newest_versions(rows: list[Standing]) -> list[Standing]:
+    """Each bot's newest version among ``rows`` (and the reference row), in the same order."""
+    shown: dict[str, int] = {}
+    for row in rows:
+        if row.bot is not None and (row.version or 0) > shown.get(row.bot, 0):
+            shown[row.bot] = row.version or 0
+    return [r for r in rows if r.bot is None or r.version == shown[r.bot]]
+
+
+def ranked_rows(rows: list[Standing]) -> list[Standing]:
+    """The rows (best Elo first) ranked 1, 2, 3... (the reference row unranked)."""
     ranked: list[Standing] = []
     rank = 0
     for row in rows:

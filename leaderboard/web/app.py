@@ -55,7 +55,7 @@ from leaderboard.rows import (
     SeatRow,
     TournamentRow,
 )
-from leaderboard.standings import Standing, compute_standings
+from leaderboard.standings import Standing, compute_standings, newest_versions, ranked_rows
 from leaderboard.store import Store
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
@@ -190,9 +190,12 @@ def match_summary_json(row: MatchRow, published: bool = True) -> dict[str, Any]:
 
 
 def bot_info_json(row: BotRow) -> dict[str, Any]:
-    """What the pages show of a bot (not where its files or process live)."""
+    """What the pages show of a bot version (not where its files or process live)."""
     return {
         "name": row.name,
+        "participant": row.participant,
+        "number": row.number,
+        "current": row.current,
         "version": row.version,
         "author": row.author,
         "language": row.language,
@@ -208,7 +211,7 @@ def standing_json(row: Standing) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Fit:
-    standings: list[Standing]
+    standings: list[Standing]  # every version that played, ranked among them
     history: list[tuple[str, dict[str, float]]]  # live Elo after each match, in schedule order
 
 
@@ -233,7 +236,7 @@ class _Ratings:
             if cached is not None and cached[0] == key:
                 return cached[1]
         fit = _Fit(
-            standings=compute_standings(store, tournament_id, save=False) if matches else [],
+            standings=compute_standings(store, tournament_id, save=False, all_versions=True) if matches else [],
             history=live_elo_history(matches),
         )
         with self._lock:
@@ -241,13 +244,17 @@ class _Ratings:
         return fit
 
 
-def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None) -> dict[str, Any]:
+def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None,
+                     all_versions: bool = False) -> dict[str, Any]:
+    """The rows: each bot's newest version with results, or every version (``all_versions``)."""
     tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
     fit = ratings.get(store, tournament_id)
+    rows = fit.standings if all_versions else ranked_rows(newest_versions(fit.standings))
     return {
         "tournament": tournament,
         "reference_participant": IMAGINARY_PARTICIPANT,
-        "rows": [standing_json(s) for s in fit.standings],
+        "all_versions": all_versions,
+        "rows": [standing_json(s) for s in rows],
     }
 
 
@@ -256,13 +263,22 @@ def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None)
 
 def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | None, *,
              visibility: Visibility | None = None, isolation: _IsolationCache | None = None) -> dict[str, Any]:
-    """A bot's page: rating, history, head-to-head, faults, forfeits, recent matches."""
+    """A bot version's page: rating, history, head-to-head, faults, forfeits, recent matches,
+    and the bot's versions.  ``name`` is a bot (its current version) or ``NAME@NUMBER``."""
     visibility = visibility if visibility is not None else Visibility(store)
     isolation = isolation if isolation is not None else _IsolationCache()
     bot = store.get_bot(name)
+    name = bot.participant
     tournament = None if tournament_id is None else tournament_json(store, visibility.tournament(tournament_id))
     fit = ratings.get(store, tournament_id)
     standing = next((s for s in fit.standings if s.name == name), None)
+    rated = {s.name: s for s in fit.standings}
+    counts = {b.bot: b.matches for b in store.bot_stats(tournament_id)}
+    versions = [
+        {**bot_info_json(v), "matches": counts.get(v.participant, 0),
+         "elo": rated[v.participant].elo if v.participant in rated else None}
+        for v in reversed(store.bot_versions(bot.name))
+    ]
     history = [
         {"match_id": key, "match_number": number, "elo": after[name]}
         for number, (key, after) in enumerate(fit.history, start=1)
@@ -311,6 +327,7 @@ def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | No
         "matches": len(matches),
         "recent_matches": recent,
         "tournaments": sorted({m.tournament_id for m in played}),
+        "versions": versions,  # newest first
     }
 
 
@@ -448,6 +465,14 @@ def _tournament_param(request: Request) -> int | None:
         raise HTTPException(400, f"tournament must be a tournament id (a whole number), got {raw!r}") from None
 
 
+def _versions_param(request: Request) -> bool:
+    """``?versions=all``: every bot version; ``?versions=current`` (the default): each bot's newest."""
+    raw = request.query_params.get("versions", "current")
+    if raw not in ("all", "current", ""):
+        raise HTTPException(400, f"versions must be 'all' or 'current', got {raw!r}")
+    return raw == "all"
+
+
 def create_app(db_url: str | None = None) -> Starlette:
     """The web application over the store at ``db_url`` (default: as ``Store.open`` resolves it).
 
@@ -477,7 +502,7 @@ def create_app(db_url: str | None = None) -> Starlette:
         s = store()
         return page(request, "leaderboard.html", {
             "title": "Leaderboard",
-            "board": leaderboard_json(s, ratings, None),
+            "board": leaderboard_json(s, ratings, None, _versions_param(request)),
             "tournaments": [tournament_json(s, t) for t in reversed(s.list_tournaments())],
         })
 
@@ -491,7 +516,7 @@ def create_app(db_url: str | None = None) -> Starlette:
     def tournament_page(request: Request) -> Response:
         s = store()
         tid = request.path_params["tournament_id"]
-        board = leaderboard_json(s, ratings, tid)
+        board = leaderboard_json(s, ratings, tid, True)  # one version of each bot plays a tournament
         visibility = Visibility(s)
         matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
         return page(request, "tournament.html", {
@@ -505,9 +530,11 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def bots_page(request: Request) -> Response:
         s = store()
-        stats = {b.bot: b for b in s.bot_stats()}
+        matches: dict[str, int] = defaultdict(int)
+        for b in s.bot_stats():
+            matches[b.name] += b.matches
         bots = [
-            {**bot_info_json(b), "matches": stats[b.name].matches if b.name in stats else 0}
+            {**bot_info_json(b), "matches": matches[b.name]}
             for b in s.list_bots(include_removed=True)
         ]
         return page(request, "bots.html", {"title": "Bots", "bots": bots})
@@ -538,7 +565,7 @@ def create_app(db_url: str | None = None) -> Starlette:
     # -- JSON -------------------------------------------------------------------------
 
     def api_leaderboard(request: Request) -> Response:
-        return api(leaderboard_json(store(), ratings, _tournament_param(request)))
+        return api(leaderboard_json(store(), ratings, _tournament_param(request), _versions_param(request)))
 
     def api_tournaments(request: Request) -> Response:
         s = store()
@@ -553,7 +580,8 @@ def create_app(db_url: str | None = None) -> Starlette:
         return api(data)
 
     def api_bots(request: Request) -> Response:
-        return api([bot_info_json(b) for b in store().list_bots(include_removed=True)])
+        rows = store().list_bots(include_removed=True, all_versions=_versions_param(request))
+        return api([bot_info_json(b) for b in rows])
 
     def api_bot(request: Request) -> Response:
         return api(bot_json(store(), ratings, request.path_params["name"], _tournament_param(request),
