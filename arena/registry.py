@@ -151,6 +151,9 @@ def register_bot(
         return _register_address(store, spec, log_dir=log_dir, check=check, progress=progress, policy=policy,
                                  on_check=on_check)
     source = spec.manifest
+    if "@" in source.name:
+        raise UserError(f"{source.path}: the bot name {source.name!r} contains '@', which separates a bot's name "
+                        "from its version number (greedy@2): choose a name without it")
     current = _current(store, source.name)
     if current is not None and current.files_dir is not None and tree_sha256(bot_root(source)) == current.files_sha256:
         raise _already(current)  # before the (slow) copy and check

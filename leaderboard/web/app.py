@@ -543,7 +543,7 @@ def create_app(db_url: str | None = None) -> Starlette:
         tid = _tournament_param(request)
         data = bot_json(store(), ratings, request.path_params["name"], tid, isolation=isolation)
         return page(request, "bot.html", {
-            "title": data["bot"]["name"],
+            "title": data["bot"]["participant"],
             "data": data,
             "chart": rating_chart(data["history"]),
         })
