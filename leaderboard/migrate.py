@@ -51,6 +51,7 @@ def alembic_config() -> Config:
     """An Alembic configuration for Arena's revisions (no alembic.ini needed)."""
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
+    config.set_main_option("file_template", "%%(rev)s")  # the revision id already holds the slug
     return config
 
 
