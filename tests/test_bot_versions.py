@@ -134,6 +134,15 @@ def test_a_version_plays_the_checked_files_and_a_changed_copy_is_refused(tmp_pat
     assert "steady@1" in played.stdout and "other@1" in played.stdout and "FORFEIT" not in played.stdout
     (replay,) = (tmp_path / "replays").glob("*.json")
     assert [s["name"] for s in json.loads(replay.read_text())["seats"]] == ["steady@1", "other@1"]
+    listed = arena("bot", "list", *db, cwd=tmp_path)
+    assert "steady@1" in listed.stdout and "changed since this version was added" in flat(listed.stdout)
+    tournament = arena("tournament", "run", "--bot", "steady", "--bot", "other", "--players", "2",
+                       "--isolation", "none", "--quiet", "--logs", str(tmp_path / "logs"), *db, cwd=tmp_path)
+    assert tournament.returncode == 0, tournament.stdout + tournament.stderr
+    out = flat(tournament.stdout)
+    assert "tournament 1: steady@1, other@1" in out and "failed to start" not in out
+    assert f"the files at {bot / 'bot.toml'} changed since steady@1 was added; steady@1 plays the files that " \
+           "were checked" in out
 
     # someone edits the frozen copy itself: refused, naming the version and what to do
     listed = json.loads(arena("bot", "list", "--json", *db, cwd=tmp_path).stdout)
