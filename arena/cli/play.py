@@ -52,12 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _specs(texts: list[str], args: argparse.Namespace) -> list[BotSpec]:
-    """A spec per --bot: an existing file or folder is a manifest, HOST:PORT an address, anything
-    else a registered bot's name (looked up in the store, opened only then)."""
+    """A spec per --bot: an existing file or folder, or anything that reads as a path (a ``/`` or a
+    ``.toml``), is a manifest; HOST:PORT an address; anything else a registered bot's name (looked up
+    in the store, opened only then)."""
     specs: list[BotSpec | None] = []
     names: dict[int, str] = {}
     for i, text in enumerate(texts):
-        if Path(text).expanduser().exists() or is_address(text):
+        if Path(text).expanduser().exists() or is_address(text) or "/" in text or text.endswith(".toml"):
             try:
                 specs.append(parse_bot_spec(text))
             except ManifestError as exc:
