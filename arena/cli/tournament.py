@@ -35,14 +35,19 @@ def _table_sizes(text: str) -> tuple[int, ...]:
 def register(sub: argparse._SubParsersAction) -> None:
     t = sub.add_parser("tournament", help="run and inspect round-robin tournaments",
                        description="Round-robin tournaments: every subset of the entered bots at each table size, "
-                                   "every seat rotation, one deck seed per subset (duplicate format).")
+                                   "every seat rotation, one deck seed per subset (duplicate format); with "
+                                   "--gauntlet, only the tables that hold one candidate.")
     tsub = t.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
 
     run = tsub.add_parser("run", help="create a tournament and play it",
                           description="Create a tournament and play it. With N bots, one round of table size k is "
-                                      "C(N,k)*k matches. Ctrl-C stops cleanly; 'arena tournament resume ID' goes on.")
+                                      "C(N,k)*k matches; a gauntlet of one candidate against N bots, C(N,k-1)*k. "
+                                      "Ctrl-C stops cleanly; 'arena tournament resume ID' goes on.")
     run.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST",
                      help="a registered bot name, or a bot.toml (or its folder) to check and register; repeat")
+    run.add_argument("--gauntlet", default=None, metavar="NAME|MANIFEST",
+                     help="a gauntlet: this candidate plays every table of its size with the --bot field, "
+                          "which never plays without it")
     run.add_argument("--players", type=_table_sizes, default=(4,), metavar="K[,K...]",
                      help="table sizes, 2-6 (2: the imaginary-shareholder game); default 4")
     run.add_argument("--rounds", type=int, default=1, metavar="R", help="repeat the whole schedule R times (default 1)")
@@ -200,15 +205,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     console = make_console()
     policy = isolation_from_args(args)
     with open_store(args) as store:
-        rows = resolve_bots(store, args.bot, log_dir=args.logs, policy=policy,
+        entries = ([args.gauntlet] if args.gauntlet is not None else []) + args.bot
+        rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
+        gauntlet = rows[0].name if args.gauntlet is not None else None
         config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=args.players, rounds=args.rounds,
+                                  gauntlet=gauntlet,
                                   variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
                                   bank_ms=args.bank_ms, max_faults=args.max_faults,
                                   publish_deals=args.publish_deals,
                                   isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
         tid = create_tournament(store, config, args.seed)
-        console.print(f"tournament {tid}: {len(rows)} bots, table sizes {','.join(map(str, args.players))}, "
+        entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
+        console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
                       f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
                       f"database {store.url}")
         return play_tournament(console, store, tid, args, None, policy)
@@ -300,7 +309,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     console = make_console()
     c = info["config"]
     console.print(f"[bold]tournament {info['id']}[/bold] ({info['status']}): {info['matches_stored']}/"
-                  f"{info['matches_scheduled']} matches stored; bots {', '.join(c['bots'])}; table sizes "
+                  f"{info['matches_scheduled']} matches stored; "
+                  + (f"gauntlet of {c['gauntlet']}; " if c.get("gauntlet") else "")
+                  + f"bots {', '.join(c['bots'])}; table sizes "
                   f"{','.join(map(str, c['table_sizes']))}; {c['rounds']} round(s); variant {c['variant']}; "
                   f"clocks {c['decision_ms']} ms + {c['bank_ms']} ms bank; seed: {_seed_text(info)}"
                   + ("; each deal's replays published once all its seatings are stored"
