@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "arena.cli.play",
     "arena.cli.bots",
     "arena.cli.tournament",
+    "arena.cli.sprt",
     "arena.cli.demo",
     "arena.cli.serve",
 )

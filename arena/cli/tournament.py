@@ -232,12 +232,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
             return 0
         policy = None
         if args.isolation is not None or args.memory_mb or args.max_procs or args.cpus:
-            from arena.tournaments import TournamentConfig
-
-            policy = isolation_from_args(args, TournamentConfig.from_json(row.config).isolation)
+            stored = row.config.get("isolation") or {}
+            policy = isolation_from_args(args, stored)
             console.print(f"resuming with {describe_isolation(policy)} (the tournament was created with "
-                          f"{TournamentConfig.from_json(row.config).isolation.get('level', 'sandbox')})")
+                          f"{stored.get('level', 'sandbox')})")
+        if _is_sprt(row):
+            from arena.cli.sprt import play_sprt
+
+            return play_sprt(console, store, args.id, args, args.concurrency, policy)
         return play_tournament(console, store, args.id, args, args.concurrency, policy)
+
+
+def _is_sprt(row: Any) -> bool:
+    return row.config.get("format") == "sprt"  # an SPRT (arena sprt): an open-ended schedule
 
 
 def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
@@ -245,14 +252,20 @@ def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
     every deal derives from), ``published`` says whether it is there."""
     from arena.tournaments import TournamentConfig, schedule_of
 
-    config = TournamentConfig.from_json(row.config)
     data: dict[str, Any] = {"id": row.id, "game": row.game, "status": str(row.status), "published": row.finished}
     if row.finished:
         data["seed"] = row.seed
+    if _is_sprt(row):  # open-ended: nothing scheduled in advance; the test's state instead
+        from arena.cli.sprt import show_sprt
+
+        data["sprt"] = show_sprt(store, row)
+        scheduled = None
+    else:
+        scheduled = len(schedule_of(TournamentConfig.from_json(row.config), row.seed))
     return {
         **data, "config": row.config,
         "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat(),
-        "matches_scheduled": len(schedule_of(config, row.seed)),
+        "matches_scheduled": scheduled,
         "matches_stored": len(store.stored_schedule_indexes(row.id)),
     }
 
@@ -272,8 +285,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         table.add_column(col)
     for t in items:
         c = t["config"]
+        matches = (f"{t['matches_stored']}/{t['matches_scheduled']}" if t["matches_scheduled"] is not None
+                   else f"{t['matches_stored']} (sprt: {t['sprt']['verdict']})")
         table.add_row(str(t["id"]), t["status"], ", ".join(c["bots"]), ",".join(map(str, c["table_sizes"])),
-                      str(c["rounds"]), f"{t['matches_stored']}/{t['matches_scheduled']}",
+                      str(c.get("rounds", "")), matches,
                       str(t["seed"]) if t["published"] else "secret", t["created_at"][:19])
     console = make_console()
     console.print(table if items else "no tournaments yet: try 'arena tournament run --help' or 'arena demo'")
@@ -288,6 +303,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     with open_store(args) as store:
         row = store.get_tournament(args.id)
+        if _is_sprt(row):
+            from arena.cli.sprt import cmd_show_sprt
+
+            return cmd_show_sprt(store, row, _tournament_json(store, row), args)
         info = _tournament_json(store, row)
         stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
         schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
