@@ -174,3 +174,68 @@ def test_simulate_prints_error_rates_and_expected_length(tmp_path: Path, capsys:
     assert first[0].strip() == "-30" and float(first[1]) < 0.2  # far below elo0: H1 rarely accepted
     assert last[0].strip() == "+90" and float(last[1]) > 0.8
     assert all(float(line.split("│")[5]) > 0 for line in lines)  # mean deals
+
+
+def _config(**kwargs) -> SprtConfig:
+    return SprtConfig(**{"candidate": "new", "baseline": "old", "pool": ("a", "b"), "table_sizes": (2, 3),
+                         "elo0": 0, "elo1": 200, "isolation": {"level": "none"}} | kwargs)
+
+
+def _places(config: SprtConfig, key: int, deals: int, new_wins: bool) -> dict[int, dict[str, int]]:
+    """Finishing orders for the first ``deals`` deals: NEW first every time (or second, as OLD always is)."""
+    places = {}
+    for number in range(1, deals + 1):
+        d = deal(config.entrants(), key, number)
+        for p in d.pairings:
+            bot, others = p.subset[0], list(p.subset[1:]) + (["(imaginary shareholder)"] if d.table_size == 2 else [])
+            first = bot == "new" and new_wins
+            order = [bot, *others] if first else [others[0], bot, *others[1:]]
+            places[p.index] = {name: place for place, name in enumerate(order, start=1)}
+    return places
+
+
+def test_the_pending_schedule_skips_what_is_stored_and_ends_with_the_test() -> None:
+    from arena.sprt import SprtProgress
+
+    config = _config()
+    stored = _places(config, 7, 3, new_wins=True)
+    del stored[deal(config.entrants(), 7, 2).first_index + 1]  # deal 2 lacks one of OLD's matches
+    progress = SprtProgress(config, 7, stored)
+    assert progress.report().counted_deals == 1  # deal 3 is complete but waits for deal 2
+    pending = progress.pending(threading.Event())
+    first = [next(pending) for _ in range(3)]
+    assert [p.index for p in first] == [deal(config.entrants(), 7, 2).first_index + 1,
+                                        *deal(config.entrants(), 7, 4).indexes[:2]]
+    # storing the missing match counts deals 2 and 3 at once
+    missing = _places(config, 7, 2, new_wins=True)[first[0].index]
+    assert progress.add(first[0].index, missing).counted_deals == 3
+    # a NEW that always wins decides H1 within a few deals; then nothing more is pending
+    more = _places(config, 7, 40, new_wins=True)
+    for index in sorted(more):
+        if progress.add(index, more[index]).finished:
+            break
+    report = progress.report()
+    assert report.verdict == "H1 accepted" and report.counted_deals < 40
+    assert list(progress.pending(threading.Event())) == []
+
+
+def test_max_deals_ends_an_undecided_test_as_inconclusive() -> None:
+    from arena.sprt import SprtProgress
+
+    config = _config(elo1=10, max_deals=3)
+    progress = SprtProgress(config, 1, _places(config, 1, 3, new_wins=False))
+    report = progress.report()
+    assert report.finished and report.exhausted and report.verdict == "inconclusive (--max-deals reached)"
+    assert list(progress.pending(threading.Event())) == []
+
+
+def test_a_bot_changed_since_the_test_started_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    from arena.errors import UserError
+
+    with Store.open(str(tmp_path / "a.sqlite")) as store:
+        for name in ("new", "old", "a", "b"):
+            store.add_bot(name, "1", "me", "python", address="127.0.0.1:9", files_sha256="0" * 64)
+        tid = create_sprt(store, _config(files_sha256={"new": "1" * 64, "old": "0" * 64}), seed=1)
+        with pytest.raises(UserError, match="bot 'new' changed since this SPRT started"):
+            run_sprt(store, tid, log_dir=tmp_path / "logs")
+        assert store.list_matches(tournament_id=tid) == []
