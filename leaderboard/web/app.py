@@ -41,6 +41,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from arena.games import get_game
+from arena.games.base import ReplayError
+from arena.replay import action_event_spans
 from leaderboard.errors import (
     CorruptDataError,
     UnknownBotError,
@@ -58,6 +60,7 @@ from leaderboard.rows import (
 )
 from leaderboard.standings import Standing, compute_standings
 from leaderboard.store import Store
+from leaderboard.web.progress import progress_json, schedule_total
 from leaderboard.web.security import SecurityHeaders
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
@@ -69,7 +72,7 @@ from leaderboard.web.publication import (
     public_replay,
 )
 
-__all__ = ["COMPANY_COLOURS", "TRACK_STYLES", "create_app"]
+__all__ = ["COMPANY_COLOURS", "COMPANY_SHAPES", "TRACK_STYLES", "create_app"]
 
 HERE = Path(__file__).resolve().parent
 RECENT_MATCHES = 20  # on a bot page
@@ -88,6 +91,21 @@ COMPANY_COLOURS: dict[str, str] = {
     "MRR": "#8c564b",
     "WW": "#17a9b8",
     "UP": "#5b6770",
+}
+
+#: The shape of each company's trains on the board, so that a train reads without its
+#: colour too (the viewer draws these names: static/replay-board.js).
+COMPANY_SHAPES: dict[str, str] = {
+    "EPRG": "circle",
+    "BNL": "square",
+    "MS": "triangle-up",
+    "DM": "diamond",
+    "SFRB": "triangle-down",
+    "UMR": "star",
+    "ESL": "plus",
+    "KCC": "cross",
+    "MRR": "triangle-right",
+    "WW": "triangle-left",
 }
 
 #: How the board draws each track type: line colour and SVG dash pattern ("" = solid).
@@ -143,6 +161,7 @@ def tournament_json(store: Store, row: TournamentRow) -> dict[str, Any]:
         "created_at": row.created_at.isoformat(),
         "updated_at": row.updated_at.isoformat(),
         "matches_stored": len(store.stored_schedule_indexes(row.id)),
+        "matches_total": schedule_total(row.config),
     }
 
 
@@ -327,7 +346,20 @@ def _load_match(store: Store, match_id: str) -> tuple[MatchRow, dict[str, Any] |
 
 def _full_match_json(row: MatchRow, replay: dict[str, Any] | None, error: str | None) -> dict[str, Any]:
     return {**match_summary_json(row), "isolation": isolation_json(replay), "extra": row.extra,
-            "replay": None if replay is None else public_replay(replay), "replay_error": error}
+            "replay": None if replay is None else public_replay(replay), "replay_error": error,
+            "decision_events": None if replay is None else decision_events(replay)}
+
+
+def decision_events(replay: dict[str, Any]) -> list[list[int]] | None:
+    """For each decision (action) of the replay, the events it produced, ``[first, end)``.
+
+    The game says so by re-playing the actions (a few ms); None when the replay cannot
+    be re-played to its stored events.  Decision numbers (faults, debug lines) index it.
+    """
+    try:
+        return [[first, end] for first, end in action_event_spans(replay)]
+    except ReplayError:
+        return None
 
 
 def match_json(store: Store, match_id: str, visibility: Visibility | None = None) -> dict[str, Any]:
@@ -351,7 +383,8 @@ def match_page_json(store: Store, match_id: str, visibility: Visibility) -> dict
     if visibility.published(row):
         return {**_full_match_json(row, replay, error), "replay_hidden": None, "versions": versions}
     return {**match_summary_json(row, published=False), "isolation": isolation_json(replay), "extra": {},
-            "replay": None, "replay_error": None, "replay_hidden": visibility.hidden_message(row),
+            "replay": None, "replay_error": None, "decision_events": None,
+            "replay_hidden": visibility.hidden_message(row),
             "versions": versions}
 
 
@@ -374,7 +407,7 @@ def board_json(game_name: str = "union_pacific") -> dict[str, Any]:
         "cities": data["cities"],
         "sections": [{"index": i, **s} for i, s in enumerate(data["sections"])],
         "companies": [
-            {"code": code, **data["companies"][code], "colour": COMPANY_COLOURS[code]}
+            {"code": code, **data["companies"][code], "colour": COMPANY_COLOURS[code], "shape": COMPANY_SHAPES[code]}
             for code in COMPANY_COLOURS
             if code in data["companies"]
         ],
@@ -428,6 +461,23 @@ def rating_chart(history: list[dict[str, Any]], width: int = 640, height: int = 
 # -- the application ----------------------------------------------------------------
 
 
+def duration_text(seconds: float | None) -> str:
+    """``40 s``, ``3 min 20 s``, ``25 min``, ``1 h 5 min``: how long, for a person."""
+    if seconds is None:
+        return ""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 600:
+        m, r = divmod(s, 60)
+        return f"{m} min {r} s" if r else f"{m} min"
+    minutes = round(s / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    h, m = divmod(minutes, 60)
+    return f"{h} h {m} min" if m else f"{h} h"
+
+
 def _templates() -> Jinja2Templates:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -437,6 +487,7 @@ def _templates() -> Jinja2Templates:
         lstrip_blocks=True,
     )
     env.filters["fmt"] = lambda value, spec: "" if value is None else format(value, spec)
+    env.filters["duration"] = duration_text
     return Jinja2Templates(env=env)
 
 
@@ -518,6 +569,7 @@ def create_app(db_url: str | None = None) -> Starlette:
             "title": f"Tournament {tid}",
             "board": board,
             "tournament": board["tournament"],
+            "progress": progress_json(s, s.get_tournament(tid)),
             "matches": [match_summary_json(m, visibility.published(m)) for m in matches],
             "match_limit": TOURNAMENT_MATCHES,
             "secret": SECRET_UNTIL_FINISHED,
@@ -571,6 +623,10 @@ def create_app(db_url: str | None = None) -> Starlette:
         data = tournament_json(s, visibility.tournament(tid))
         data["matches"] = [match_summary_json(m, visibility.published(m)) for m in s.list_matches(tournament_id=tid)]
         return api(data)
+
+    def api_tournament_progress(request: Request) -> Response:
+        s = store()
+        return api(progress_json(s, s.get_tournament(_tournament_path(request))))
 
     def api_bots(request: Request) -> Response:
         return api([bot_info_json(b) for b in store().list_bots(include_removed=True)])
@@ -640,6 +696,7 @@ def create_app(db_url: str | None = None) -> Starlette:
         Route("/api/leaderboard", api_leaderboard),
         Route("/api/tournaments", api_tournaments),
         Route("/api/tournaments/{tournament_id:int}", api_tournament),
+        Route("/api/tournaments/{tournament_id:int}/progress", api_tournament_progress),
         Route("/api/bots", api_bots),
         Route("/api/bots/{name:path}", api_bot),
         Route("/api/matches", api_matches),
