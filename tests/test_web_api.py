@@ -95,7 +95,7 @@ def play_record(
         "places": places,
         "forfeited_seats": sorted(forfeited),
         "faults": [f.to_json() for f in faults],
-        "forfeits": [{"seat": s, "decision": 5, "reason": "3 faults (the limit is 3)"} for s in forfeited],
+        "forfeits": [{"seat": s, "decision": 13, "reason": "3 faults (the limit is 3)"} for s in forfeited],
         "restarts": [],
         "seats": [{"seat": s, "bot": name, "kind": "bot", "version": "1.0.0"} for s, name in enumerate(bots)],
         "debug": list(debug),
@@ -143,11 +143,11 @@ def fill_store(url: str) -> Data:
                 seed = 1000 * tid + index
                 kwargs: dict[str, Any] = {}
                 if t == 0 and index == 4:  # HOSTILE faults twice and forfeits; its debug text is hostile
-                    seat = bots.index(HOSTILE)
+                    seat = bots.index(HOSTILE)  # seat 2: it decides at decisions 2, 7, 12 and 13 of this game
                     kwargs = {
                         "forfeited": [seat],
-                        "faults": [Fault(seat, 3, FaultReason.TIMEOUT, f"no reply {DEBUG_TEXT}"),
-                                   Fault(seat, 9, FaultReason.ILLEGAL_ACTION, "index 99 of 12")],
+                        "faults": [Fault(seat, 7, FaultReason.TIMEOUT, f"no reply {DEBUG_TEXT}"),
+                                   Fault(seat, 12, FaultReason.ILLEGAL_ACTION, "index 99 of 12")],
                         "debug": [{"decision": 2, "seat": seat, "text": DEBUG_TEXT}],
                     }
                 record = play_record(match_id, bots, seed, started_at=T0 + 60 * (10 * tid + index), **kwargs)
@@ -294,7 +294,7 @@ def test_bot_json_head_to_head_faults_history(client: TestClient, store: Store, 
     assert {h["opponent"]: [h["matches"], h["ahead"], h["behind"], h["tied"]] for h in got["head_to_head"]} == expected
     assert got["head_to_head"][-1]["opponent"] == IMAGINARY_PARTICIPANT and got["head_to_head"][-1]["reference"]
     assert [(f["match_id"], f["reason"], f["decision"]) for f in got["faults"]] == [
-        ("t1-m004", "timeout", 3), ("t1-m004", "illegal_action", 9)]
+        ("t1-m004", "timeout", 7), ("t1-m004", "illegal_action", 12)]
     assert [f["match_id"] for f in got["forfeits"]] == ["t1-m004"]
     assert got["matches"] == len(mine)
     assert [m["id"] for m in got["recent_matches"]] == sorted(mine, key=lambda k: -mine[k].started_at)[:20]
@@ -521,10 +521,10 @@ def test_match_json_says_which_events_each_decision_produced(client: TestClient,
 
 def test_fault_and_debug_decisions_link_to_the_replay(client: TestClient, data: Data) -> None:
     body = page_text(client.get("/matches/t1-m004"))
-    for decision in (3, 9, 2):  # two faults and a debug line
+    for decision in (7, 12, 2):  # two faults and a debug line
         assert f'href="#decision={decision}"' in body
     bot_page = page_text(client.get(f"/bots/{quote(HOSTILE, safe='')}"))
-    assert 'href="/matches/t1-m004#decision=3"' in bot_page and 'href="/matches/t1-m004#decision=9"' in bot_page
+    assert 'href="/matches/t1-m004#decision=7"' in bot_page and 'href="/matches/t1-m004#decision=12"' in bot_page
 
 
 def test_a_replay_that_does_not_replay_has_no_decision_events(tmp_path: Path) -> None:
@@ -542,9 +542,9 @@ def test_a_replay_that_does_not_replay_has_no_decision_events(tmp_path: Path) ->
         assert got["replay"] is not None and got["decision_events"] is None
 
 
-def running_tournament(url: str, stored: int, *, gap: float = 10.0) -> int:
-    """A running tournament of three bots at 2-player tables, 2 rounds (12 matches), ``stored`` of them stored
-    ``gap`` seconds apart (each lasting 0.5 s)."""
+def running_tournament(url: str, stored: int, *, start: float = T0, gap: float = 10.0) -> int:
+    """A running tournament of three bots at 2-player tables, 2 rounds (12 matches), ``stored`` of them stored,
+    started ``gap`` seconds apart from ``start`` (each lasting 0.5 s)."""
     with Store.open(url) as store:
         for name in ("a", "b", "c"):
             add_bot(store, name)
@@ -552,8 +552,16 @@ def running_tournament(url: str, stored: int, *, gap: float = 10.0) -> int:
         store.set_tournament_status(tid, TournamentStatus.RUNNING)
         pairs = [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")]
         for i in range(stored):
-            store.record_match(tid, i, 1 + i // 6, play_record(f"m-p{i}", pairs[i % 6], 50 + i, started_at=T0 + gap * i))
+            store.record_match(tid, i, 1 + i // 6, play_record(f"m-p{i}", pairs[i % 6], 50 + i, started_at=start + gap * i))
     return tid
+
+
+def store_next_match(url: str, tid: int, started_at: float) -> None:
+    """Store the next match of :func:`running_tournament`'s schedule."""
+    pairs = [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")]
+    with Store.open(url) as store:
+        i = len(store.stored_schedule_indexes(tid))
+        store.record_match(tid, i, 1 + i // 6, play_record(f"m-p{i}", pairs[i % 6], 50 + i, started_at=started_at))
 
 
 def test_progress_of_a_running_tournament(tmp_path: Path) -> None:

@@ -76,11 +76,6 @@ function overlaps(a, b) {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-function boxHitsCircle(box, c) {
-  const dx = Math.max(box.x0 - c.x, 0, c.x - box.x1);
-  const dy = Math.max(box.y0 - c.y, 0, c.y - box.y1);
-  return dx * dx + dy * dy < c.r * c.r;
-}
 
 function segmentHitsBox(seg, box) {
   // Liang–Barsky clipping of the segment against the box.
@@ -96,9 +91,9 @@ function segmentHitsBox(seg, box) {
   return true;
 }
 
-// Candidate places around a city, best first: [dx, dy of the anchor, text-anchor, box].
-function candidates(x, y, r, width, size) {
-  const ascent = size * 0.78, descent = size * 0.24;
+// Candidate places around a city, best first: the anchor, text-anchor and the text's box
+// (``ascent`` and ``descent`` as the font draws them).
+function candidates(x, y, r, width, size, ascent, descent) {
   const out = [];
   [r + 2.5, r + 2.5 + size * 0.6].forEach(function (d) {
     const diag = d * 0.72;
@@ -118,15 +113,15 @@ function candidates(x, y, r, width, size) {
 // Place each city's label where it covers no train space, no city and no other label
 // (and crosses as few tracks as it can), most important cities first; a label with no
 // such place is hidden (the city's tooltip still names it; zoom in to see it).
-function placeLabels(items, obstacles, segments, size, height) {
+function placeLabels(items, obstacles, segments, size, metrics, height) {
   const placed = [];
   const bounds = { x0: 0, y0: 0, x1: WIDTH, y1: height };
   items.forEach(function (item) {
     let best = null;
-    candidates(item.x, item.y, item.r, item.width, size).forEach(function (c, order) {
+    candidates(item.x, item.y, item.r, item.width, size, metrics.ascent, metrics.descent).forEach(function (c, order) {
       const b = c.box;
       let hard = b.x0 < bounds.x0 || b.x1 > bounds.x1 || b.y0 < bounds.y0 || b.y1 > bounds.y1;
-      for (let i = 0; !hard && i < obstacles.length; i++) hard = boxHitsCircle(b, obstacles[i]);
+      for (let i = 0; !hard && i < obstacles.length; i++) hard = overlaps(b, obstacles[i]);
       for (let i = 0; !hard && i < placed.length; i++) hard = overlaps(b, placed[i].box);
       if (hard) return;
       let cost = order;
@@ -183,7 +178,8 @@ export function drawBoard(svg, board, words) {
     for (let j = 0; j < s.spaces; j++) {
       const t = (j + 1) / (s.spaces + 1);
       const x = a[0] + (b[0] - a[0]) * t, y = a[1] + (b[1] - a[1]) * t;
-      obstacles.push({ x: x, y: y, r: TRAIN_R * 1.3 });
+      const reach = TRAIN_R * 1.4;  // the largest train shape (the star) fits in this square
+      obstacles.push({ x0: x - reach, x1: x + reach, y0: y - reach, y1: y + reach });
       const slot = svgEl("path", { d: shapePath("circle", x, y, SLOT_R), class: "slot", "data-section": i, "data-slot": j,
         "data-x": x.toFixed(1), "data-y": y.toFixed(1) });
       const title = svgEl("title", null, "");
@@ -200,7 +196,7 @@ export function drawBoard(svg, board, words) {
   board.cities.forEach(function (c) {
     const p = at[c.name];
     const r = homes[c.name] ? 6.5 : 4.5;
-    obstacles.push({ x: p[0], y: p[1], r: r + 1 });
+    obstacles.push({ x0: p[0] - r - 1, x1: p[0] + r + 1, y0: p[1] - r - 1, y1: p[1] + r + 1 });
     const g = svgEl("g", { class: "city" + (homes[c.name] ? " home" : "") });
     g.appendChild(svgEl("circle", { cx: p[0], cy: p[1], r: r }));
     if (homes[c.name]) {
@@ -230,12 +226,17 @@ export function drawBoard(svg, board, words) {
     laidFor = size;
     labels.setAttribute("font-size", size.toFixed(2));
     labels.setAttribute("stroke-width", (size * 0.28).toFixed(2));
-    items.forEach(function (item) {
-      item.node.removeAttribute("x");
+    let metrics = { ascent: size * 0.95, descent: size * 0.25 };
+    items.forEach(function (item, i) {
+      item.node.setAttribute("x", "0");
+      item.node.setAttribute("y", "0");
+      item.node.setAttribute("text-anchor", "start");
       item.node.setAttribute("class", "city-label");
-      item.width = item.node.getComputedTextLength() || item.name.length * size * 0.55;
+      const box = item.node.getBBox();
+      item.width = box.width || item.name.length * size * 0.6;
+      if (i === 0 && box.height) metrics = { ascent: -box.y, descent: box.height + box.y };
     });
-    placeLabels(items, obstacles, segments, size, height);
+    placeLabels(items, obstacles, segments, size, metrics, height);
     items.forEach(function (item) {
       if (item.place) {
         item.node.setAttribute("x", item.place.x.toFixed(1));

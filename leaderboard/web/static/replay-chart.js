@@ -4,7 +4,7 @@
 
 import { svgEl } from "./replay-board.js";
 
-const W = 640, H = 200, LEFT = 40, RIGHT = 14, TOP = 12, BOTTOM = 30;
+const H = 200, LEFT = 40, RIGHT = 14, TOP = 12, BOTTOM = 30;
 
 function niceStep(max) {
   const raw = max / 4;
@@ -13,6 +13,8 @@ function niceStep(max) {
 }
 
 export function drawCashChart(svg, states, events, words, onPick) {
+  // As wide in SVG units as on screen (within reason), so that its text is about 11 pixels.
+  const W = Math.round(Math.max(320, Math.min(640, svg.getBoundingClientRect().width || 640)));
   const last = states.length - 1;
   const ids = states[0].players.map(function (_, seat) { return String(seat); });
   if (states[last].imaginary) ids.push("imaginary");

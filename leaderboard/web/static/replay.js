@@ -126,7 +126,7 @@ function viewer(match, board) {
     const n = decisionOf[i];
     if (n !== null) {
       a.title = "decision " + n + ": " + replay.actions[n].action;
-      if (faults[n]) a.appendChild(el("span", { class: "status status-fault" }, "fault"));
+      if (faults[n] && spans[n][0] === i) a.appendChild(el("span", { class: "status status-fault", title: "a fault at decision " + n }, "fault"));
     }
     li.appendChild(a);
     group.lastChild.appendChild(li);
