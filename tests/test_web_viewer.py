@@ -23,7 +23,8 @@ from arena.replay import action_event_spans
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
 from leaderboard.web.app import COMPANY_SHAPES
-from tests.chromium import SCREENSHOTS, browser, chromium, expect_step, open_replay, open_tab, serve, shot  # noqa: F401
+from tests.chromium import (  # noqa: F401
+    SCREENSHOTS, browser, chromium, expect_step, open_replay, open_tab, readme_image, serve, shot)
 from tests.test_web_api import HOSTILE, Data, fill_store, running_tournament, store_next_match
 
 pytestmark = pytest.mark.browser
@@ -386,6 +387,8 @@ def test_trains_carry_shapes_and_labels_hide_no_space(tab: Any, width: str, base
     assert fit["bad"] == [] and abs(fit["px"] - 11) < 0.5 and not fit["scroll"]
     assert fit["shown"] >= (30 if width == "desktop" else 10)
     tab.locator(".board-wrap").screenshot(path=str(SCREENSHOTS / f"viewer-{width}-board-fit.png"))
+    if width == "phone":
+        readme_image(tab, "replay-phone.png", tab.locator("#replay"), tab.locator("#legend"))
     tab.locator("#zoom-in").click()
     tab.locator("#zoom-in").click()
     zoomed = tab.evaluate(LAYOUT)
