@@ -344,10 +344,11 @@ def _load_match(store: Store, match_id: str) -> tuple[MatchRow, dict[str, Any] |
     return row, row.replay, None
 
 
-def _full_match_json(row: MatchRow, replay: dict[str, Any] | None, error: str | None) -> dict[str, Any]:
+def _full_match_json(row: MatchRow, replay: dict[str, Any] | None, error: str | None,
+                     with_decisions: bool = True) -> dict[str, Any]:
     return {**match_summary_json(row), "isolation": isolation_json(replay), "extra": row.extra,
             "replay": None if replay is None else public_replay(replay), "replay_error": error,
-            "decision_events": None if replay is None else decision_events(replay)}
+            "decision_events": None if replay is None or not with_decisions else decision_events(replay)}
 
 
 def decision_events(replay: dict[str, Any]) -> list[list[int]] | None:
@@ -375,13 +376,15 @@ def match_json(store: Store, match_id: str, visibility: Visibility | None = None
 
 
 def match_page_json(store: Store, match_id: str, visibility: Visibility) -> dict[str, Any]:
-    """What the match page shows: :func:`match_json` plus ``replay_hidden`` (None, or why
-    the replay is not shown) and the bots' ``versions`` by seat; a match not yet public
-    has its result, versions and isolation only."""
+    """What the match page shows: :func:`match_json` (``decision_events`` left None: only the
+    viewer reads them, from the API) plus ``replay_hidden`` (None, or why the replay is not
+    shown) and the bots' ``versions`` by seat; a match not yet public has its result,
+    versions and isolation only."""
     row, replay, error = _load_match(store, match_id)
     versions = {seat.get("seat"): seat.get("version") for seat in _replay_match_field({"replay": replay}, "seats")}
     if visibility.published(row):
-        return {**_full_match_json(row, replay, error), "replay_hidden": None, "versions": versions}
+        return {**_full_match_json(row, replay, error, with_decisions=False), "replay_hidden": None,
+                "versions": versions}
     return {**match_summary_json(row, published=False), "isolation": isolation_json(replay), "extra": {},
             "replay": None, "replay_error": None, "decision_events": None,
             "replay_hidden": visibility.hidden_message(row),

@@ -228,7 +228,7 @@ function viewer(match, board) {
     show(step);
     if (how === "push") pendingPush = true;
     if (pending !== null) clearTimeout(pending);
-    pending = setTimeout(writeAddress, how === "push" ? 0 : 400);
+    pending = setTimeout(writeAddress, pendingPush ? 150 : 400);
   }
   function follow(scroll) {
     const target = parseHash(location.hash);
