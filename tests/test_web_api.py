@@ -37,8 +37,7 @@ from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus
 from leaderboard.standings import compute_standings
 from leaderboard.store import Store
 from leaderboard.web import create_app
-from leaderboard.web.app import duration_text
-from leaderboard.web.progress import progress_json
+from leaderboard.web.progress import duration_text, progress_json
 
 from starlette.testclient import TestClient
 

@@ -40,7 +40,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from arena.games import get_game
 from arena.games.base import ReplayError
 from arena.replay import action_event_spans
 from leaderboard.errors import (
@@ -60,7 +59,8 @@ from leaderboard.rows import (
 )
 from leaderboard.standings import Standing, compute_standings
 from leaderboard.store import Store
-from leaderboard.web.progress import progress_json, schedule_total
+from leaderboard.web.board import COMPANY_COLOURS, COMPANY_SHAPES, TRACK_STYLES, board_json  # noqa: F401 (re-exported)
+from leaderboard.web.progress import duration_text, progress_json, schedule_total
 from leaderboard.web.security import SecurityHeaders
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
@@ -72,49 +72,11 @@ from leaderboard.web.publication import (
     public_replay,
 )
 
-__all__ = ["COMPANY_COLOURS", "COMPANY_SHAPES", "TRACK_STYLES", "create_app"]
+__all__ = ["COMPANY_COLOURS", "COMPANY_SHAPES", "TRACK_STYLES", "create_app", "duration_text"]
 
 HERE = Path(__file__).resolve().parent
 RECENT_MATCHES = 20  # on a bot page
 TOURNAMENT_MATCHES = 500  # listed on a tournament page
-
-#: Train colours per company.  The rules name EPRG green, BNL red and DM black.
-COMPANY_COLOURS: dict[str, str] = {
-    "EPRG": "#2e8b3e",
-    "BNL": "#d62728",
-    "MS": "#f28c1a",
-    "DM": "#1b1b1b",
-    "SFRB": "#2450c8",
-    "UMR": "#8e44ad",
-    "ESL": "#e3bd00",
-    "KCC": "#e377c2",
-    "MRR": "#8c564b",
-    "WW": "#17a9b8",
-    "UP": "#5b6770",
-}
-
-#: The shape of each company's trains on the board, so that a train reads without its
-#: colour too (the viewer draws these names: static/replay-board.js).
-COMPANY_SHAPES: dict[str, str] = {
-    "EPRG": "circle",
-    "BNL": "square",
-    "MS": "triangle-up",
-    "DM": "diamond",
-    "SFRB": "triangle-down",
-    "UMR": "star",
-    "ESL": "plus",
-    "KCC": "cross",
-    "MRR": "triangle-right",
-    "WW": "triangle-left",
-}
-
-#: How the board draws each track type: line colour and SVG dash pattern ("" = solid).
-TRACK_STYLES: dict[str, dict[str, str]] = {
-    "PLAIN": {"colour": "#9aa3ad", "dash": "", "label": "plain"},
-    "COAST": {"colour": "#6fa8dc", "dash": "", "label": "coast"},
-    "BORDER": {"colour": "#9aa3ad", "dash": "7 4", "label": "border"},
-    "MOUNTAIN": {"colour": "#b08d6a", "dash": "2 3", "label": "mountain"},
-}
 
 _NOT_FOUND = (UnknownBotError, UnknownMatchError, UnknownTournamentError)
 
@@ -399,28 +361,6 @@ def _match_without_replay(store: Store, match_id: str) -> MatchRow:
     raise UnknownMatchError(f"no match with id {match_id!r}")  # pragma: no cover - get_match found it
 
 
-def board_json(game_name: str = "union_pacific") -> dict[str, Any]:
-    """The board data (cities, sections with their index, companies) and how to draw it."""
-    game = get_game(game_name)
-    data = game.board.data  # type: ignore[attr-defined]
-    return {
-        "game": game_name,
-        **game.board_info(),
-        "note": data.get("note", ""),
-        "cities": data["cities"],
-        "sections": [{"index": i, **s} for i, s in enumerate(data["sections"])],
-        "companies": [
-            {"code": code, **data["companies"][code], "colour": COMPANY_COLOURS[code], "shape": COMPANY_SHAPES[code]}
-            for code in COMPANY_COLOURS
-            if code in data["companies"]
-        ],
-        "union_pacific": {"code": "UP", "shares": data["union_pacific_shares"], "colour": COMPANY_COLOURS["UP"]},
-        "track_types": data["track_types"],
-        "wild_cards": data["wild_cards"],
-        "track_styles": TRACK_STYLES,
-    }
-
-
 # -- the rating chart (inline SVG, drawn here) ---------------------------------------
 
 
@@ -462,23 +402,6 @@ def rating_chart(history: list[dict[str, Any]], width: int = 640, height: int = 
 
 
 # -- the application ----------------------------------------------------------------
-
-
-def duration_text(seconds: float | None) -> str:
-    """``40 s``, ``3 min 20 s``, ``25 min``, ``1 h 5 min``: how long, for a person."""
-    if seconds is None:
-        return ""
-    s = max(0, round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 600:
-        m, r = divmod(s, 60)
-        return f"{m} min {r} s" if r else f"{m} min"
-    minutes = round(s / 60)
-    if minutes < 60:
-        return f"{minutes} min"
-    h, m = divmod(minutes, 60)
-    return f"{h} h {m} min" if m else f"{h} h"
 
 
 def _templates() -> Jinja2Templates:

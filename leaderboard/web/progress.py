@@ -71,3 +71,20 @@ def progress_json(store: Store, row: TournamentRow, now: datetime | None = None)
             data["eta_seconds"] = round(eta)
             data["eta"] = (now + timedelta(seconds=eta)).isoformat()
     return data
+
+
+def duration_text(seconds: float | None) -> str:
+    """``40 s``, ``3 min 20 s``, ``25 min``, ``1 h 5 min``: how long, for a person."""
+    if seconds is None:
+        return ""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 600:
+        m, r = divmod(s, 60)
+        return f"{m} min {r} s" if r else f"{m} min"
+    minutes = round(s / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    h, m = divmod(minutes, 60)
+    return f"{h} h {m} min" if m else f"{h} h"
