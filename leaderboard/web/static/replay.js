@@ -178,6 +178,7 @@ function viewer(match, board) {
     const state = states[step];
     const ev = events[step];
     const moved = step !== current;
+    const previous = current;
     current = step;
     slider.value = String(step);
     root.dataset.step = String(step);
@@ -198,7 +199,7 @@ function viewer(match, board) {
       if (node) node.textContent = cash === null ? "" : " $" + cash;
     });
     if (moved) {
-      items.forEach(function (li) { li.classList.remove("current"); });
+      if (previous >= 0) items[previous].classList.remove("current");
       items[step].classList.add("current");
       // Keep the current event in view inside the list's own box (not by scrolling the page).
       const top = items[step].offsetTop, bottom = top + items[step].offsetHeight;
