@@ -95,7 +95,7 @@ function segmentHitsBox(seg, box) {
 // (``ascent`` and ``descent`` as the font draws them).
 function candidates(x, y, r, width, size, ascent, descent) {
   const out = [];
-  [r + 2.5, r + 2.5 + size * 0.6].forEach(function (d) {
+  [r + 2.5, r + 2.5 + size * 0.6, r + 10, r + 16].forEach(function (d) {  // the farther rings only when the near ones are taken
     const diag = d * 0.72;
     [
       [diag, -diag, "start"], [d, ascent / 2 - descent / 2, "start"], [diag, diag + ascent, "start"],
