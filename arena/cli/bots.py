@@ -100,7 +100,7 @@ def run_add(args: argparse.Namespace) -> int:
         raise UserError("give a manifest or --address HOST:PORT (one of them)")
     console = Console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs, policy=isolation_from_args(args),
                               progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
                                                                   f"{escape(step.detail)}"))

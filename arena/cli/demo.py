@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     entries = [str(SAMPLE_BOTS / b / "bot.toml") for b in PYTHON_BOTS]
     if not args.no_node and node_bot_ready(console):
         entries.append(str(SAMPLE_BOTS / NODE_BOT / "bot.toml"))
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {Path(e).parent.name} "
                                                                 "(arena bot check) ..."))

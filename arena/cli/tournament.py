@@ -199,7 +199,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise UserError(f"{name} must be at least {low}, got {value}")
     console = make_console()
     policy = isolation_from_args(args)
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         rows = resolve_bots(store, args.bot, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
         config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=args.players, rounds=args.rounds,
