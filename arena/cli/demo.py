@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from arena.cli.leaderboard_view import make_console
+from arena.cli.console import make_console
 from arena.cli.options import add_db_option, describe_isolation, open_store
 from arena.host.sandbox import IsolationPolicy, sandbox_available, sandbox_unavailable_reason
 from arena.cli.tournament import DEFAULT_LOGS, play_tournament
