@@ -7,6 +7,7 @@ MatchRecords the way the host fills them, and stored with ``Store.record_match``
 from __future__ import annotations
 
 import html
+from html.parser import HTMLParser
 import os
 import re
 import socket
@@ -331,13 +332,67 @@ def test_unknown_things_are_a_404_page(client: TestClient, path: str, message: s
         ("/api/bots/nobody", 404, "no bot named 'nobody'"),
         ("/api/matches/nope", 404, "no match with id 'nope'"),
         ("/api/leaderboard?tournament=999", 404, "no tournament with id 999"),
-        ("/api/leaderboard?tournament=one", 400, "tournament must be a tournament id (a whole number), got 'one'"),
+        ("/api/leaderboard?tournament=one", 400, "tournament (a tournament id) must be a whole number, got 'one'"),
+        ("/api/leaderboard?tournament=" + "9" * 30, 400, "tournament (a tournament id) must be a whole number, got '"
+         + "9" * 30 + "'"),
+        ("/api/leaderboard?tournament=99999999999999999999", 400,
+         "tournament (a tournament id) must be between 1 and 9223372036854775807, got 99999999999999999999"),
+        ("/api/bots/alpha?tournament=0", 400,
+         "tournament (a tournament id) must be between 1 and 9223372036854775807, got 0"),
+        ("/api/tournaments/99999999999999999999", 400,
+         "the tournament id must be between 1 and 9223372036854775807, got 99999999999999999999"),
+        ("/api/matches?limit=-1", 400, "limit must be between 0 and 9223372036854775807, got -1"),
+        ("/api/matches?limit=1e3", 400, "limit must be a whole number, got '1e3'"),
+        ("/api/matches?limit=18446744073709551616", 400,
+         "limit must be between 0 and 9223372036854775807, got 18446744073709551616"),
     ],
 )
 def test_api_errors_are_json(client: TestClient, path: str, status: int, message: str) -> None:
     response = client.get(path)
     assert response.status_code == status
     assert response.json() == {"error": message, "status": status}
+
+
+def test_out_of_range_numbers_in_a_page_path_are_a_400_page(client: TestClient) -> None:
+    response = client.get("/tournaments/99999999999999999999")
+    assert response.status_code == 400
+    assert "<h1>Bad request</h1>" in response.text and "must be between 1 and" in response.text
+
+
+@pytest.mark.parametrize("path", ["/", "/bots/alpha", "/api/leaderboard", "/api/bots/nobody", "/no/such/page",
+                                  "/api/matches?limit=x", "/static/style.css", "/matches/t1-m004"])
+def test_every_response_carries_the_security_headers(client: TestClient, path: str) -> None:
+    headers = client.get(path).headers
+    csp = {part.split()[0]: part.split()[1:] for part in headers["content-security-policy"].split("; ")}
+    assert csp["default-src"] == ["'none'"] and csp["script-src"] == ["'self'"]
+    assert csp["style-src"] == ["'self'"] and csp["frame-ancestors"] == ["'none'"]
+    assert "'unsafe-inline'" not in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "same-origin"
+
+
+class _InlineCode(HTMLParser):
+    """Collects what a strict Content-Security-Policy would block: inline scripts, styles, handlers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = {name for name, _ in attrs}
+        if tag == "script" and "src" not in names:
+            self.found.append("inline <script>")
+        if tag == "style":
+            self.found.append("<style> element")
+        self.found += [f"{tag} {name}=" for name in names if name == "style" or name.startswith("on")]
+
+
+def test_pages_have_no_inline_script_or_style_the_policy_would_block(client: TestClient, data: Data) -> None:
+    for path in all_pages(data):
+        parser = _InlineCode()
+        parser.feed(page_text(client.get(path)))
+        assert parser.found == [], path
 
 
 def test_corrupt_replay_shows_an_unreadable_replay_not_a_500(tmp_path: Path) -> None:

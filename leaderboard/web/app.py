@@ -33,6 +33,7 @@ from urllib.parse import quote
 import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -57,6 +58,7 @@ from leaderboard.rows import (
 )
 from leaderboard.standings import Standing, compute_standings
 from leaderboard.store import Store
+from leaderboard.web.security import SecurityHeaders
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
     Redactor,
@@ -438,14 +440,32 @@ def _templates() -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
+#: The largest whole number a query or path may carry (the store's ids are signed 64-bit).
+MAX_WHOLE_NUMBER = 2**63 - 1
+
+
+def whole_number(raw: str | int, what: str, minimum: int = 0, maximum: int = MAX_WHOLE_NUMBER) -> int:
+    """``raw`` as an int in ``[minimum, maximum]``; HTTP 400 naming ``what`` otherwise."""
+    if isinstance(raw, str):
+        text = raw.strip()
+        if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 24:
+            raise HTTPException(400, f"{what} must be a whole number, got {raw[:40]!r}")
+        raw = int(text)
+    if not minimum <= raw <= maximum:
+        shown = str(raw) if len(str(raw)) <= 24 else f"{str(raw)[:20]}..."
+        raise HTTPException(400, f"{what} must be between {minimum} and {maximum}, got {shown}")
+    return raw
+
+
 def _tournament_param(request: Request) -> int | None:
     raw = request.query_params.get("tournament")
     if raw is None or raw == "":
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise HTTPException(400, f"tournament must be a tournament id (a whole number), got {raw!r}") from None
+    return whole_number(raw, "tournament (a tournament id)", minimum=1)
+
+
+def _tournament_path(request: Request) -> int:
+    return whole_number(request.path_params["tournament_id"], "the tournament id", minimum=1)
 
 
 def create_app(db_url: str | None = None) -> Starlette:
@@ -490,7 +510,7 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def tournament_page(request: Request) -> Response:
         s = store()
-        tid = request.path_params["tournament_id"]
+        tid = _tournament_path(request)
         board = leaderboard_json(s, ratings, tid)
         visibility = Visibility(s)
         matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
@@ -546,7 +566,7 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def api_tournament(request: Request) -> Response:
         s = store()
-        tid = request.path_params["tournament_id"]
+        tid = _tournament_path(request)
         visibility = Visibility(s)
         data = tournament_json(s, visibility.tournament(tid))
         data["matches"] = [match_summary_json(m, visibility.published(m)) for m in s.list_matches(tournament_id=tid)]
@@ -561,12 +581,7 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def api_matches(request: Request) -> Response:
         raw_limit = request.query_params.get("limit")
-        try:
-            limit = None if raw_limit in (None, "") else int(raw_limit)
-        except ValueError:
-            raise HTTPException(400, f"limit must be a whole number, got {raw_limit!r}") from None
-        if limit is not None and limit < 0:
-            raise HTTPException(400, f"limit must be 0 or more, got {limit}")
+        limit = None if raw_limit in (None, "") else whole_number(raw_limit, "limit")
         s = store()
         visibility = Visibility(s)
         rows = s.list_matches(tournament_id=_tournament_param(request),
@@ -638,7 +653,8 @@ def create_app(db_url: str | None = None) -> Starlette:
         ReplayNotPublished: not_published,
         **{cls: not_found for cls in _NOT_FOUND},
     }
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
+                     middleware=[Middleware(SecurityHeaders)])
 
 
 def _replay_match_field(data: dict[str, Any], field: str) -> list[dict[str, Any]]:
