@@ -64,11 +64,11 @@ SETUP = {"README.md": ["arena demo --no-node --players 2 --rounds 1 --quiet"]}
 def end_match_hook_ran(folder: Path) -> None:
     """writing-a-bot.md: its hooks example ran in the last match, with ``cash`` a mapping."""
     log = (folder / "arena-data" / "logs" / "my-bot.log").read_text(encoding="utf-8")
-    said = re.findall(r"^m-[0-9a-f]{20} seat 0: place [123], cash (\d+) \(best (\d+)\), [1-9]\d* decisions, normal$",
-                      log, re.MULTILINE)
-    assert said and int(said[-1][0]) <= int(said[-1][1]), log[-2000:]
+    said = re.findall(r"^(m-[0-9a-f]{20}) seat 0: place [123], cash (\d+) \(best (\d+)\), [1-9]\d* decisions, "
+                      r"normal$", log, re.MULTILINE)
+    assert said and int(said[-1][1]) <= int(said[-1][2]), log[-2000:]
     assert "end_match() raised" not in log and "Traceback" not in log, log[-2000:]
-    [replay] = (folder / "replays").glob("play-*-2p-*.json")  # the match with the hooks (hosting.md has none)
+    [replay] = (folder / "replays").glob(f"play-*-{said[-1][0]}.json")  # the match the hooks example played
     assert json.loads(replay.read_text())["match"]["notes"] == []  # EndMatch was answered without an error
 
 
