@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from arena.scheduler import Pairing, generate_schedule
+from arena.scheduler.pairings import schedule_length
 
 BOTS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"]
 
@@ -26,6 +27,14 @@ def test_match_count_is_binomial_times_table_size_per_round(n, sizes, rounds):
     per_size = Counter(p.table_size for p in schedule)
     assert per_size == {k: rounds * math.comb(n, k) * k for k in sizes}
     assert len(schedule) == rounds * sum(math.comb(n, k) * k for k in sizes)
+    assert schedule_length(n, sizes, rounds) == len(schedule)  # counted without generating it
+
+
+def test_schedule_length_refuses_what_generate_schedule_refuses():
+    with pytest.raises(ValueError, match="needs at least 4 bots"):
+        schedule_length(3, [4], 1)
+    with pytest.raises(ValueError, match="rounds must be at least 1"):
+        schedule_length(3, [2], 0)
 
 
 def test_index_is_position_and_order_is_round_then_ascending_size():

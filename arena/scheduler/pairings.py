@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,6 +92,16 @@ def generate_schedule(
                         )
                     )
     return schedule
+
+
+def schedule_length(bot_count: int, table_sizes: Sequence[int], rounds: int) -> int:
+    """How many matches :func:`generate_schedule` makes, without making them:
+    ``rounds`` times the sum over the table sizes k of C(bot_count, k) * k."""
+    sizes = _check_table_sizes(table_sizes, bot_count)
+    _check_int("rounds", rounds)
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    return rounds * sum(math.comb(bot_count, k) * k for k in sizes)
 
 
 def subset_seed(
