@@ -124,8 +124,9 @@ def _replaying(data: dict[str, Any]) -> Iterator[tuple[Game, GameState]]:
     version = _need(data, "version", int)
     if version != VERSION:
         raise ReplayError(f"replay: format version {version} is not supported (this Arena reads version {VERSION})")
+    name = _need(data, "game", str)
     try:
-        game = get_game(_need(data, "game", str))
+        game = get_game(name)
     except ValueError as exc:
         raise ReplayError(f"replay: {exc}") from None
     seed = _need(data, "seed", int)

@@ -109,7 +109,7 @@ def cmd_sprt(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     console = make_console()
     policy = isolation_from_args(args)
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         rows = resolve_bots(store, [args.candidate, args.baseline, *pool_entries], log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
         config = SprtConfig(candidate=rows[0].name, baseline=rows[1].name, pool=tuple(r.name for r in rows[2:]),

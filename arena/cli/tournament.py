@@ -15,7 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.cli.errors import UserError
-from arena.cli.leaderboard_view import make_console, standings_table
+from arena.cli.console import is_closed_pipe, make_console
+from arena.cli.leaderboard_view import standings_table
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
 from leaderboard.rows import SECRET_UNTIL_FINISHED
 
@@ -178,6 +179,12 @@ def play_tournament(console: Console, store: Any, tournament_id: int, args: argp
         console.print(f"[yellow]stopped[/yellow]: the finished matches are stored; "
                       f"go on with: arena tournament resume {tournament_id}" + _db_hint(args))
         return 130
+    except (BrokenPipeError, BaseExceptionGroup) as exc:
+        if is_closed_pipe(exc):  # arena tournament run ... | head: say it where it can still be read
+            print(f"arena: the output was closed, so tournament {tournament_id} stopped; the finished matches "
+                  f"are stored; go on with: arena tournament resume {tournament_id}" + _db_hint(args),
+                  file=sys.stderr)
+        raise
     view.stop()
     console.print(f"played {summary.played} matches in {summary.wall_s:.1f} s"
                   + (f", {summary.skipped} already stored by another host" if summary.skipped else ""))
@@ -204,7 +211,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise UserError(f"{name} must be at least {low}, got {value}")
     console = make_console()
     policy = isolation_from_args(args)
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         entries = ([args.gauntlet] if args.gauntlet is not None else []) + args.bot
         rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
