@@ -50,6 +50,8 @@ class TournamentConfig:
     #: How the bots are isolated: ``{"level": "sandbox"|"none", "limits": {...}}`` (see
     #: :class:`arena.host.sandbox.IsolationPolicy`); sandboxed unless said otherwise.
     isolation: dict[str, Any] = field(default_factory=lambda: {"level": "sandbox"})
+    #: A gauntlet's candidate (one of ``bots``): only the tables that hold it are played.
+    gauntlet: str | None = None
     #: The version of each bot that plays (bot name -> version number), fixed when the
     #: tournament is created; a tournament stored before versions has none: version 1.
     versions: dict[str, int] = field(default_factory=dict)
@@ -75,6 +77,7 @@ class TournamentConfig:
                        bank_ms=int(data["bank_ms"]), max_faults=int(data["max_faults"]),
                        publish_deals=bool(data.get("publish_deals", False)),
                        isolation=dict(data.get("isolation") or {"level": "sandbox"}),
+                       gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
                        versions={str(k): int(v) for k, v in (data.get("versions") or {}).items()})
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"the stored tournament configuration is unusable ({exc!r})") from None
@@ -123,7 +126,8 @@ def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
 
 def schedule_of(config: TournamentConfig, seed: int) -> list[Pairing]:
     try:
-        return generate_schedule(list(config.bots), list(config.table_sizes), config.rounds, seed, config.variant)
+        return generate_schedule(list(config.bots), list(config.table_sizes), config.rounds, seed, config.variant,
+                                 gauntlet=config.gauntlet)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -163,6 +167,8 @@ def spares_per_bot(config: TournamentConfig, workers: int, policy: IsolationPoli
     ``workers`` matches at once take on average, at most ``workers`` (memory is bounded)."""
     if not policy.fresh_processes:
         return 0
+    if config.gauntlet is not None:
+        return max(1, workers)  # the candidate sits at every table
     seats_at_once = workers * max(config.table_sizes)
     return max(1, min(workers, -(-seats_at_once // max(1, len(config.bots)))))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
+from arena.cli.console import make_console
 from rich.markup import escape
 
 from arena.cli.errors import UserError
@@ -40,7 +40,7 @@ def register_check(bot_sub: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
 
     def show(step: CheckStep) -> None:
@@ -105,9 +105,9 @@ def run_add(args: argparse.Namespace) -> int:
 
     if (args.bot is None) == (args.address is None):
         raise UserError("give a manifest or --address HOST:PORT (one of them)")
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         try:
             row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs,
                                   policy=isolation_from_args(args),
@@ -148,8 +148,6 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_row_json(r) for r in rows], indent=2))
         return 0
-    from arena.cli.leaderboard_view import make_console
-
     if not rows:
         make_console().print("no bots registered yet: 'arena bot add path/to/bot.toml' (or run 'arena demo')")
         return 0
@@ -174,6 +172,6 @@ def run_remove(args: argparse.Namespace) -> int:
 
     with open_store(args) as store:
         row = store.remove_bot(args.name)
-    Console(highlight=False).print(f"removed {escape(row.name)} (all its versions): its matches and ratings stay; "
-                                   "'arena bot add' brings it back as a new version")
+    make_console(highlight=False).print(f"removed {escape(row.name)} (all its versions): its matches and ratings stay; "
+                                        "'arena bot add' brings it back as a new version")
     return 0
