@@ -222,3 +222,27 @@ def test_a_tournament_keeps_the_versions_it_was_created_with(tmp_path: Path) -> 
                                                          table_sizes=(2,)), seed=1)
         with pytest.raises(UnknownBotError, match="bot 'alpha' has no version 7"):
             run_tournament(store, bad, log_dir=tmp_path / "logs")
+
+
+def test_an_sprt_keeps_the_versions_it_started_with(tmp_path: Path) -> None:
+    from arena.records import MatchRecord, MatchTermination, SeatResult
+    from arena.sprt import SprtConfig, _check_frozen, create_sprt, places_of, stored_places
+
+    with Store.open(str(tmp_path / "a.sqlite")) as store:
+        for name in ("new", "old", "a", "b"):
+            store.add_bot(name, "1", "me", "python", address="127.0.0.1:9", files_sha256="0" * 64)
+        config = SprtConfig(candidate="new", baseline="old", pool=("a", "b"), table_sizes=(2,), elo0=0, elo1=200,
+                            isolation={"level": "none"}, versions={"new": 1, "old": 1, "a": 1, "b": 1})
+        assert SprtConfig.from_json(config.to_json()) == config
+        tid = create_sprt(store, config, seed=1)
+        store.add_bot("new", "2", "me", "python", address="127.0.0.1:10", files_sha256="1" * 64)
+        rows = _check_frozen(store, config)  # no refusal: the test goes on with new@1
+        assert {name: row.participant for name, row in rows.items()} == {
+            "new": "new@1", "old": "old@1", "a": "a@1", "b": "b@1"}
+        record = MatchRecord(match_id="m-1", game="union_pacific", seed=1, variant="standard", players=2,
+                             seats=(SeatResult(0, "new@1", 9, 1, False, ()), SeatResult(1, "a@1", 3, 2, False, ())),
+                             termination=MatchTermination.NORMAL, replay={}, started_at=0.0, duration_s=1.0)
+        assert places_of(record) == {"new": 1, "a": 2}, "the test counts by bot: one version of each plays"
+        store.record_match(tid, 0, 0, record)
+        assert stored_places(store, tid) == {0: {"new": 1, "a": 2}}
+        assert [s.bot for s in store.get_match("m-1").seats] == ["new@1", "a@1"]
