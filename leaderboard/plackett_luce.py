@@ -319,8 +319,8 @@ def newton(problem: _Problem, start: np.ndarray, max_iterations: int = 200) -> n
             ok = part.take(pending).value(trial) <= f[pending] + 1e-4 * t[pending] * slope[pending]
             pending = pending[~ok]
             t[pending] *= 0.5
-        else:
-            raise RuntimeError("rating fit did not converge (line search)")
+        if len(pending):
+            raise RuntimeError("rating fit did not converge (no step decreased the objective)")
         theta[active] = x + t[:, None] * step
         active = active[size > STEP_TOLERANCE]
     raise RuntimeError(f"rating fit did not converge in {max_iterations} Newton steps")
