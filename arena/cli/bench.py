@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r = bsub.add_parser("ratings", help="the batch rating fit on a synthetic history of known strengths",
                         description="Makes about N matches among bots of known strength (Plackett-Luce draws, table "
                                     "sizes 2-6, every deal in all its seat rotations, the imaginary shareholder at "
-                                    "two-player tables, 1% ties) and times the batch fit with its bootstrap "
+                                    "two-player tables) and times the batch fit with its bootstrap "
                                     "intervals, as the leaderboard runs it; then checks the fit against the truth.")
     r.add_argument("--matches", type=int, default=100_000, help="matches to fit (default 100000)")
     r.add_argument("--bots", type=int, default=20, help="bots (default 20)")
@@ -221,5 +221,6 @@ def run_ratings(args: argparse.Namespace) -> int:
     console.print(f"fit of {f.matches:,} matches: {f.fit_s:.1f} s wall, {f.fit_cpu_s:.1f} s CPU (goal at a million: "
                   f"<= 30 s); making the synthetic matches took {f.generate_s:.1f} s (not part of the fit)")
     console.print(f"against the truth: largest error {f.max_error:.1f} Elo; {f.covered:.0%} of the 95% intervals hold "
-                  f"the true rating; order {'right' if f.order_correct else 'WRONG'}")
+                  f"the true rating; order {'right' if f.order_correct else 'not quite right'} "
+                  f"({f.pairs_in_order:.1%} of the pairs of bots in their true order)")
     return 0
