@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from arena.cli.console import make_console  # noqa: F401  (it lived here: kept for importers)
 from leaderboard.standings import Leaderboard, Standing
 
 #: What the two rating columns are, a line each (the web page says the same).
@@ -65,8 +65,3 @@ def cross_table_view(board: Leaderboard, title: str) -> Table:
         table.add_row(str(number), _name(row), *cells)
     return table
 
-
-def make_console() -> Console:
-    """A console for command output: the terminal's width, or 120 columns when piped."""
-    probe = Console()
-    return probe if probe.is_terminal else Console(width=120)
