@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from arena.bench.engine import bench_engine
 from arena.bench.tournament import bench_tournament
 from arena.cli.main import main
@@ -25,3 +27,15 @@ def test_bench_engine_command_prints_every_table_size(capsys) -> None:
     assert main(["bench", "engine", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert all(f"│       {k} │" in out for k in range(2, 7))
+
+
+def test_bench_ratings_fits_a_synthetic_history_and_checks_it(capsys) -> None:
+    from leaderboard.ratings_bench import bench_ratings
+
+    f = bench_ratings(3000, bots=5, resamples=50, seed=1)
+    assert 2900 <= f.matches <= 3100 and f.participants == 6 and f.deals < f.matches  # deals of several rotations
+    assert f.method == "refit" and f.order_correct and f.max_error < 60 and f.fit_s > 0
+    assert main(["bench", "ratings", "--matches", "2000", "--bots", "4", "--resamples", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "whole fit with 20 bootstrap resamples (refit)" in out and "order right" in out
+    assert re.search(r"fit of 1,9\d\d matches: [\d.]+ s wall", out)

@@ -140,7 +140,7 @@ def test_a_version_plays_the_checked_files_and_a_changed_copy_is_refused(tmp_pat
                        "--isolation", "none", "--quiet", "--logs", str(tmp_path / "logs"), *db, cwd=tmp_path)
     assert tournament.returncode == 0, tournament.stdout + tournament.stderr
     out = flat(tournament.stdout)
-    assert "tournament 1: steady@1, other@1" in out and "failed to start" not in out
+    assert "tournament 1: 2 bots" in out and "versions: steady@1, other@1" in out and "failed to start" not in out
     assert f"the files at {bot / 'bot.toml'} changed since steady@1 was added; steady@1 plays the files that " \
            "were checked" in out
 

@@ -94,12 +94,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.set_defaults(func=cmd_show)
 
     lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
-                        description="Rank, bot version (NAME@NUMBER), Elo ± 95% CI (batch fit), live Elo, matches, "
-                                    "wins, mean place, mean cash, forfeits and faults, over one tournament or every "
-                                    "stored match. Each version of a bot is rated on its own; by default the table "
-                                    "shows each bot's newest version that has results.")
+                        description="Rank, bot version (NAME@N, each rated on its own), Elo ± 95% CI (batch Plackett-Luce fit of every finishing order), "
+                                    "live Elo, matches, wins, mean place, mean cash, forfeits and faults, over one "
+                                    "tournament or every stored match, every table size or one; by default each bot's newest version that has results.  "
+                                    "See docs/ratings.md.")
     lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
-    lb.add_argument("--json", action="store_true", help="print JSON for scripts")
+    lb.add_argument("--players", type=int, metavar="N",
+                    help="only the matches at tables of N players, rated on their own (default: every size)")
+    lb.add_argument("--cross", action="store_true",
+                    help="also the cross-table: each pair's head-to-head score where both played")
+    lb.add_argument("--json", action="store_true",
+                    help="print JSON for scripts (a list of rows; with --cross an object with 'leaderboard' "
+                         "and every pair's 'cross_table')")
     lb.add_argument("--all-versions", action="store_true",
                     help="a row for every bot version that played (default: each bot's newest version that has "
                          "results)")
@@ -250,12 +256,11 @@ def cmd_run(args: argparse.Namespace) -> int:
                                   publish_deals=args.publish_deals,
                                   isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
         tid = create_tournament(store, config, args.seed)
-        names = ", ".join(r.participant for r in rows)
-        entrants = (f"gauntlet of {rows[0].participant} against {', '.join(r.participant for r in rows[1:])}"
-                    if gauntlet else names)
+        entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
         console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
                       f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
                       f"database {store.url}")
+        console.print(f"versions: {', '.join(r.participant for r in rows)}", markup=False)
         return play_tournament(console, store, tid, args, None, policy)
 
 
@@ -386,16 +391,34 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from leaderboard.standings import compute_standings
+    from arena.cli.leaderboard_view import cross_table_view
+    from leaderboard.standings import compute_leaderboard
 
+    if args.players is not None and not 1 <= args.players <= 99:
+        raise UserError(f"--players must be a table size (2-6 for Union Pacific), got {args.players}")
     with open_store(args) as store:
-        standings = compute_standings(store, args.tournament, all_versions=args.all_versions)
+        board = compute_leaderboard(store, args.tournament, players=args.players, save=args.players is None,
+                                    all_versions=args.all_versions)
+    standings = board.standings
     if args.json:
-        print(json.dumps([s.to_json() for s in standings], indent=2))
+        rows = [s.to_json() for s in standings]
+        if args.cross:
+            pairs = [{"a": p.a, "b": p.b, "meetings": p.meetings, "ahead": p.ahead, "behind": p.behind,
+                      "tied": p.tied, "score": p.score} for p in board.cross_table.pairs()]
+            print(json.dumps({"leaderboard": rows, "cross_table": pairs}, indent=2))
+        else:
+            print(json.dumps(rows, indent=2))
         return 0
     title = f"tournament {args.tournament}" if args.tournament is not None else "all matches"
+    if args.players is not None:
+        title += f" · {args.players}-player tables"
     if not standings:
-        print("no matches stored yet: run 'arena demo' or 'arena tournament run'", file=sys.stderr)
+        where = f" at {args.players}-player tables" if args.players is not None else ""
+        sizes = f" (stored table sizes: {', '.join(map(str, board.table_sizes))})" if board.table_sizes else ""
+        print(f"no matches stored{where} yet{sizes}: run 'arena demo' or 'arena tournament run'", file=sys.stderr)
         return 0
-    make_console().print(standings_table(standings, title))
+    console = make_console()
+    console.print(standings_table(standings, title))
+    if args.cross:
+        console.print(cross_table_view(board, f"cross-table · {title}"))
     return 0

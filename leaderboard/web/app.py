@@ -57,10 +57,17 @@ from leaderboard.rows import (
     SeatRow,
     TournamentRow,
 )
-from leaderboard.standings import Standing, compute_standings, newest_versions, ranked_rows
+from leaderboard.standings import Leaderboard, Standing, compute_leaderboard
 from leaderboard.store import Store
 from leaderboard.web.board import COMPANY_COLOURS, COMPANY_SHAPES, TRACK_STYLES, board_json  # noqa: F401 (re-exported)
 from leaderboard.web.progress import duration_text, progress_json, schedule_total
+from leaderboard.web.standings_view import (
+    cross_matrix,
+    cross_table_json,
+    interval_bars,
+    superiority_json,
+    superiority_matrix,
+)
 from leaderboard.web.security import SecurityHeaders
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
@@ -194,51 +201,71 @@ def standing_json(row: Standing) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Fit:
-    standings: list[Standing]  # every version that played, ranked among them
+    board: Leaderboard
     history: list[tuple[str, dict[str, float]]]  # live Elo after each match, in schedule order
+
+    @property
+    def standings(self) -> list[Standing]:
+        return self.board.standings
 
 
 class _Ratings:
-    """Standings and live-Elo history per scope, refitted only when the stored results change.
+    """Leaderboards and live-Elo history per scope (tournament, table size), refitted only
+    when the stored results of the scope change.
 
     The pages never write: ratings are computed with ``save=False``.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._fits: dict[int | None, tuple[str, _Fit]] = {}
+        self._fits: dict[tuple[int | None, int | None, bool], tuple[str, _Fit]] = {}
 
-    def get(self, store: Store, tournament_id: int | None) -> _Fit:
-        matches = store.rated_matches(tournament_id)
+    def get(self, store: Store, tournament_id: int | None, players: int | None = None,
+            all_versions: bool = False) -> _Fit:
+        matches = store.rated_matches(tournament_id, table_size=players)
         digest = hashlib.sha256()
         for m in matches:
             digest.update(f"{m.key}\n".encode())
+        for bot in store.list_bots(include_removed=True):  # a new version changes which row is current
+            digest.update(f"{bot.participant}\n".encode())
         key = digest.hexdigest()
         with self._lock:
-            cached = self._fits.get(tournament_id)
+            cached = self._fits.get((tournament_id, players, all_versions))
             if cached is not None and cached[0] == key:
                 return cached[1]
         fit = _Fit(
-            standings=compute_standings(store, tournament_id, save=False, all_versions=True) if matches else [],
+            board=compute_leaderboard(store, tournament_id, players=players, save=False,
+                                      all_versions=all_versions),
             history=live_elo_history(matches),
         )
         with self._lock:
-            self._fits[tournament_id] = (key, fit)
+            self._fits[(tournament_id, players, all_versions)] = (key, fit)
         return fit
 
 
 def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None,
-                     all_versions: bool = False) -> dict[str, Any]:
-    """The rows: each bot's newest version with results, or every version (``all_versions``)."""
+                     players: int | None = None, all_versions: bool = False) -> dict[str, Any]:
+    """The standings of a scope (each bot's newest version with results, or every version with
+    ``all_versions``), the likelihood of superiority between neighbours and the cross-table."""
     tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
-    fit = ratings.get(store, tournament_id)
-    rows = fit.standings if all_versions else ranked_rows(newest_versions(fit.standings))
+    board = ratings.get(store, tournament_id, players, all_versions).board
     return {
         "tournament": tournament,
+        "players": players,
+        "table_sizes": board.table_sizes,
         "reference_participant": IMAGINARY_PARTICIPANT,
         "all_versions": all_versions,
-        "rows": [standing_json(s) for s in rows],
+        "rows": [standing_json(s) for s in board.standings],
+        "bootstrap": {"resamples": board.resamples, "method": board.method},
+        "superiority": superiority_json(board),
+        "cross_table": cross_table_json(board),
     }
+
+
+def board_context(board: dict[str, Any]) -> dict[str, Any]:
+    """What the leaderboard templates draw from a :func:`leaderboard_json` answer."""
+    return {"board": board, "bars": interval_bars(board["rows"]), "los": superiority_matrix(board),
+            "cross": cross_matrix(board)}
 
 
 # -- bots and matches -----------------------------------------------------------------
@@ -253,7 +280,7 @@ def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | No
     bot = store.get_bot(name)
     name = bot.participant
     tournament = None if tournament_id is None else tournament_json(store, visibility.tournament(tournament_id))
-    fit = ratings.get(store, tournament_id)
+    fit = ratings.get(store, tournament_id, all_versions=True)
     standing = next((s for s in fit.standings if s.name == name), None)
     rated = {s.name: s for s in fit.standings}
     counts = {b.bot: b.matches for b in store.bot_stats(tournament_id)}
@@ -458,6 +485,13 @@ def _tournament_param(request: Request) -> int | None:
     return whole_number(raw, "tournament (a tournament id)", minimum=1)
 
 
+def _players_param(request: Request) -> int | None:
+    raw = request.query_params.get("players")
+    if raw is None or raw == "":
+        return None
+    return whole_number(raw, "players (a table size)", minimum=1, maximum=99)
+
+
 def _tournament_path(request: Request) -> int:
     return whole_number(request.path_params["tournament_id"], "the tournament id", minimum=1)
 
@@ -499,7 +533,8 @@ def create_app(db_url: str | None = None) -> Starlette:
         s = store()
         return page(request, "leaderboard.html", {
             "title": "Leaderboard",
-            "board": leaderboard_json(s, ratings, None, _versions_param(request)),
+            **board_context(leaderboard_json(s, ratings, None, _players_param(request),
+                                                   _versions_param(request))),
             "tournaments": [tournament_json(s, t) for t in reversed(s.list_tournaments())],
         })
 
@@ -513,12 +548,12 @@ def create_app(db_url: str | None = None) -> Starlette:
     def tournament_page(request: Request) -> Response:
         s = store()
         tid = _tournament_path(request)
-        board = leaderboard_json(s, ratings, tid, True)  # one version of each bot plays a tournament
+        board = leaderboard_json(s, ratings, tid, _players_param(request), True)  # one version of each bot plays it
         visibility = Visibility(s)
         matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
         return page(request, "tournament.html", {
             "title": f"Tournament {tid}",
-            "board": board,
+            **board_context(board),
             "tournament": board["tournament"],
             "progress": progress_json(s, s.get_tournament(tid)),
             "matches": [match_summary_json(m, visibility.published(m)) for m in matches],
@@ -563,7 +598,8 @@ def create_app(db_url: str | None = None) -> Starlette:
     # -- JSON -------------------------------------------------------------------------
 
     def api_leaderboard(request: Request) -> Response:
-        return api(leaderboard_json(store(), ratings, _tournament_param(request), _versions_param(request)))
+        return api(leaderboard_json(store(), ratings, _tournament_param(request), _players_param(request),
+                                    _versions_param(request)))
 
     def api_tournaments(request: Request) -> Response:
         s = store()
