@@ -55,7 +55,7 @@ def test_gauntlet_plays_the_candidate_against_the_field_only(db_url: str, field:
     assert shown["matches_scheduled"] == total and shown["status"] == "finished"
     assert all("greedy-bot@1" in m["seats"] for m in shown["matches"])
     pairs = {tuple(sorted(m["seats"])) for m in shown["matches"] if m["table_size"] == 2}
-    assert pairs == {tuple(sorted(("greedy-bot", b))) for b in ("random-bot", "random-two", "random-three")}
+    assert pairs == {tuple(sorted(("greedy-bot@1", f"{b}@1"))) for b in ("random-bot", "random-two", "random-three")}
     text = arena("tournament", "show", "1", db=db_url).stdout
     assert "gauntlet of greedy-bot" in text
 

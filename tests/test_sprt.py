@@ -101,7 +101,7 @@ def test_sprt_finds_greedy_better_than_random(db_url: str, pool_bot: str, tmp_pa
     assert "H1 accepted" in read(capsys, "tournament", "list", db=db_url)
     assert "H1 accepted after" in read(capsys, "tournament", "show", "1", db=db_url)
     board = json.loads(read(capsys, "leaderboard", "--tournament", "1", "--json", db=db_url))
-    assert board[0]["name"] == "greedy-bot"
+    assert board[0]["name"] == "greedy-bot@1" and board[0]["bot"] == "greedy-bot"
     assert "already finished" in read(capsys, "tournament", "resume", "1", db=db_url)
 
 

@@ -743,12 +743,12 @@ def test_bot_stats(league: tuple[Store, int, int]) -> None:
         for s in store.bot_stats()
     )
     assert store.bot_stats(table_size=2) == [
-        BotStats("A", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0),
-        BotStats("B", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0),
-        BotStats("C", matches=1, wins=0, mean_place=2.0, mean_cash=20.0, forfeits=0, faults=0),
-        BotStats("D", matches=1, wins=0, mean_place=3.0, mean_cash=10.0, forfeits=0, faults=0),
+        BotStats("A@1", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0, name="A", version=1),
+        BotStats("B@1", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0, name="B", version=1),
+        BotStats("C@1", matches=1, wins=0, mean_place=2.0, mean_cash=20.0, forfeits=0, faults=0, name="C", version=1),
+        BotStats("D@1", matches=1, wins=0, mean_place=3.0, mean_cash=10.0, forfeits=0, faults=0, name="D", version=1),
     ]
-    assert [s.bot for s in store.bot_stats(t1, table_size=3)] == ["A", "B", "C", "D"]
+    assert [s.bot for s in store.bot_stats(t1, table_size=3)] == ["A@1", "B@1", "C@1", "D@1"]
 
 
 # -- ratings --------------------------------------------------------------------

@@ -259,8 +259,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
         console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
                       f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
-                      f"database {store.url}")
-        console.print(f"versions: {', '.join(r.participant for r in rows)}", markup=False)
+                      f"database {store.url}; versions: {', '.join(r.participant for r in rows)}")
         return play_tournament(console, store, tid, args, None, policy)
 
 
