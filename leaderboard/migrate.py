@@ -26,6 +26,8 @@ from __future__ import annotations
 import argparse
 import functools
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
@@ -33,6 +35,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy.exc import OperationalError
 
 from leaderboard.database import create_db_engine, resolve_db_url, writer
 from leaderboard.errors import StoreError
@@ -84,13 +87,13 @@ def upgrade(engine: Engine) -> str | None:
     (made by a newer one), or one whose tables are not Arena's; the database is then
     left as it was.
     """
+    if engine.dialect.name == "sqlite":
+        return _retry_locked(lambda: _upgrade_sqlite_if_needed(engine))
     with engine.connect() as connection:
         found = current_revision(connection)
     if found == head():
         return found
     _refuse_unknown(engine, found)
-    if engine.dialect.name == "sqlite":
-        return _upgrade_sqlite(engine)
     with engine.connect() as connection, connection.begin():
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY})
         return _run(connection)
@@ -120,6 +123,29 @@ def _run(connection: Connection) -> str | None:
                 f"(nothing was changed): {exc}"
             ) from exc
     return before
+
+
+def _retry_locked(attempt: Callable[[], str | None], tries: int = 5) -> str | None:
+    """SQLite answers "database is locked" at once, whatever the busy timeout, in a few
+    cases (a file being switched to WAL or recovered by another process as it opens):
+    an upgrade is one transaction, so it is simply tried again."""
+    for number in range(1, tries + 1):
+        try:
+            return attempt()
+        except OperationalError as exc:
+            if "locked" not in str(exc.orig) or number == tries:
+                raise
+            time.sleep(0.05 * number)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _upgrade_sqlite_if_needed(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        found = current_revision(connection)
+    if found == head():
+        return found
+    _refuse_unknown(engine, found)
+    return _upgrade_sqlite(engine)
 
 
 def _upgrade_sqlite(engine: Engine) -> str | None:
