@@ -228,6 +228,25 @@ def check_unprivileged() -> None:
         raise RuntimeError("no_new_privs is not set")
 
 
+IN_CREATE = 0x100
+IN_MOVED_TO = 0x80
+IN_NONBLOCK = os.O_NONBLOCK
+IN_CLOEXEC = os.O_CLOEXEC
+_libc.inotify_init1.argtypes = [ctypes.c_int]
+_libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+
+
+def watch_folder(path: str) -> int:
+    """An inotify fd that becomes readable when an entry appears in the folder ``path``."""
+    fd = _check(_libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC), "inotify_init1")
+    try:
+        _check(_libc.inotify_add_watch(fd, os.fsencode(path), IN_CREATE | IN_MOVED_TO), f"inotify_add_watch({path!r})")
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
 def loopback_up() -> None:
     """Bring up ``lo`` in a new network namespace (the bot's own loopback, nothing else)."""
     SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1

@@ -149,8 +149,8 @@ class Zygote:
         self._request_lock = threading.Lock()
         self._dead = False
         assert self._popen.stderr is not None
-        errors = threading.Thread(target=self._read_errors, args=(self._popen.stderr,), name="arena-zygote-stderr",
-                                  daemon=True)
+        errors = self._error_reader = threading.Thread(target=self._read_errors, args=(self._popen.stderr,),
+                                                       name="arena-zygote-stderr", daemon=True)
         errors.start()
         ready = select.select([ours], [], [], _READY_TIMEOUT_S)[0] and ours.recv(16) == b"R"
         if not ready:
@@ -162,8 +162,9 @@ class Zygote:
     # -- the channel -----------------------------------------------------------------------------
 
     def _read_errors(self, pipe: IO[bytes]) -> None:
-        for line in iter(pipe.readline, b""):
-            self._errors = (self._errors + [line])[-20:]
+        with pipe:
+            for line in iter(pipe.readline, b""):
+                self._errors = (self._errors + [line])[-20:]
 
     def error_text(self) -> str:
         return b"".join(self._errors).decode("utf-8", "replace").strip()
@@ -262,6 +263,7 @@ class Zygote:
         except subprocess.TimeoutExpired:
             self._popen.kill()
             self._popen.wait()
+        self._error_reader.join(timeout)
 
 
 _lock = threading.Lock()

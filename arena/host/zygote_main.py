@@ -36,6 +36,7 @@ Each request becomes three processes, like bubblewrap's (:mod:`arena.host.sandbo
 from __future__ import annotations
 
 import array
+import gc
 import json
 import os
 import select
@@ -43,6 +44,7 @@ import signal
 import socket
 import struct
 import sys
+import time
 from typing import Any, NoReturn
 
 # The trusted modules every Python bot needs, imported once, here; nothing else is.
@@ -57,6 +59,8 @@ from arena.host.sandbox import RELAY_LOOP
 _REQUEST = b"F"
 _FDS_PER_REQUEST = 3
 _SETUP_FAILED = 71
+#: How long a ``{port}`` bot has to create its socket before the relay to its port is started.
+_RELAY_GRACE_S = 1.0
 _PARENT_GONE = 70
 
 
@@ -79,6 +83,9 @@ def _serve(control_fd: int, host_pid: int) -> dict[str, Any]:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.set_wakeup_fd(wake_write)
+    # What is imported now is shared by every child; the garbage collector leaves it alone
+    # there, so that a child's collections do not copy every page of it.
+    gc.freeze()
     control.sendall(b"R")
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
@@ -232,16 +239,41 @@ def _init(config: dict[str, Any], alive: int, uid: int, gid: int, last_cap: int)
     for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2,
                 signal.SIGPIPE, signal.SIGALRM):
         signal.signal(sig, signal.SIG_IGN)
+    relay = config.get("relay")
+    watch = namespaces.watch_folder(os.path.dirname(relay[1])) if relay else None
     bot = os.fork()
     if bot == 0:
         return _bot(config)
-    if config.get("relay"):
+    if relay and watch is not None and _needs_relay(bot, relay[1], watch):
         if os.fork() == 0:
-            _relay(*config["relay"])
+            _relay(*relay)
     while True:
         pid, status = os.wait()
         if pid == bot:
             os._exit(_exit_code(status))
+
+
+def _needs_relay(bot: int, path: str, watch: int) -> bool:
+    """Whether a ``{port}`` bot needs the relay: not when it creates its socket itself (the SDK
+    does, within milliseconds) or exits first; waited for without polling, for a while."""
+    pidfd = os.pidfd_open(bot)
+    try:
+        deadline = time.monotonic() + _RELAY_GRACE_S
+        while not os.path.exists(path):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return True
+            ready = select.select([watch, pidfd], [], [], left)[0]
+            if pidfd in ready:
+                return False
+            try:
+                os.read(watch, 65536)
+            except BlockingIOError:
+                pass
+        return False
+    finally:
+        os.close(pidfd)
+        os.close(watch)
 
 
 def _python_signals() -> None:
@@ -261,6 +293,7 @@ def _python_signals() -> None:
 
 def _bot(config: dict[str, Any]) -> dict[str, Any]:
     namespaces.die_with_parent(signal.SIGKILL)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # only stdin, stdout and stderr
     os.setsid()
     namespaces.set_dumpable(True)  # as any process: its own children may trace it
     _python_signals()
