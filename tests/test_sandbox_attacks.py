@@ -1126,6 +1126,9 @@ def test_two_processes_of_one_bot_cannot_reach_each_other(tmp_path: Path, start_
         assert len([p for p in seen if p.kind == "leave" and p.ok]) == 3 * len(_LEFT)
         reached = [str(p) for p in seen if p.kind == "find" and p.ok]
         assert not reached, "one process of the bot reached another:\n" + "\n".join(reached)
+        for fds in probes(pool, sibling, "fds"):  # 0, 1, 2 and the one listing /proc/self/fd
+            assert len(fds.detail.split()) == 4 and fds.detail.startswith("0 1 2 "), \
+                f"the bot inherited file descriptors (a channel to the zygote or another process): {fds}"
         kinds = {p.target.split(":")[0] for p in seen if p.kind == "find"}
         assert kinds >= {"file", "key", "abstract", "tcp", "sysv-msg", "posix-mq", "signal", "kill", "ptrace", "proc"}
         assert not (sibling.manifest.working_dir / f"arena-sibling-{next(iter(tokens))}").exists()  # type: ignore[union-attr]

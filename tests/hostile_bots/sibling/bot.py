@@ -25,6 +25,7 @@ started at the same time has left its things too):
   processes, written by the test): ``kill <pid>`` (signal 0), ``ptrace <pid>``
   (PTRACE_ATTACH) and ``proc <pid>`` (``/proc/<pid>`` exists); found: any worked.
 
+Before it serves, ``fds -`` lists the file descriptors it was started with.
 ``$SIBLING_BOT`` names it (two copies under two names are two processes unsandboxed).
 ``PROBE find <channel> OK`` means the bot reached another process (a hole in the sandbox);
 ``PROBE leave <channel> OK`` that it could leave something (its own sandbox: expected).
@@ -253,5 +254,9 @@ class Sibling(Bot):
 
 
 if __name__ == "__main__":
+    # What it was started with: any file descriptor beyond stdin, stdout and stderr would be a
+    # channel it inherited (to whatever started it, or to another process).
+    inherited = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+    probe("fds", "-", True, " ".join(map(str, inherited)))
     signal.signal(signal.SIGUSR1, lambda *_: SIGNALS.append(1))  # in the main thread, before serving
     serve(Sibling())
