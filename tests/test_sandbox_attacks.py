@@ -1038,15 +1038,22 @@ _IPC_RMID = 0
 def host_session_keyring() -> None:
     """The host holds a session keyring, as under systemd or in a login session (this machine's
     processes have none): every sandbox started from it would share it unless it gets its own.
-    The zygote is restarted so that it inherits this one too."""
+    Keyrings belong to a thread's credentials: the one that starts bots (and the zygote,
+    restarted here so that it inherits the keyring) joins it."""
     from arena.host.namespaces import SYS_KEYCTL
+    from arena.host.process import _in_spawner_thread
     from arena.host.zygote import close_zygote
 
     number = SYS_KEYCTL.get(platform.machine())
     if number is None:
         pytest.skip(f"no keyctl system call number known for {platform.machine()}")
-    if _LIBC.syscall(ctypes.c_long(number), ctypes.c_long(1), f"arena-test-{uuid.uuid4().hex}".encode()) < 0:
-        pytest.fail(f"cannot join a session keyring: {os.strerror(ctypes.get_errno())}")
+    name = f"arena-test-{uuid.uuid4().hex}".encode()
+
+    def join() -> None:
+        if _LIBC.syscall(ctypes.c_long(number), ctypes.c_long(1), name) < 0:
+            pytest.fail(f"cannot join a session keyring: {os.strerror(ctypes.get_errno())}")
+
+    _in_spawner_thread(join)
     close_zygote()
 
 

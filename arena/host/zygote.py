@@ -269,6 +269,7 @@ class Zygote:
 _lock = threading.Lock()
 _zygote: Zygote | None = None
 _failure: str | None = None
+_registered = False
 
 
 def get_zygote(launch: Callable[[Callable[[], subprocess.Popen[bytes]]], subprocess.Popen[bytes]]) -> Zygote:
@@ -276,10 +277,12 @@ def get_zygote(launch: Callable[[Callable[[], subprocess.Popen[bytes]]], subproc
 
     ``launch`` runs the Popen call (the host's bot-spawner thread, so that the zygote's
     parent-death signal is tied to a thread that lives as long as the host)."""
-    global _zygote, _failure
+    global _zygote, _failure, _registered
     with _lock:
         if _zygote is not None and _zygote.alive():
             return _zygote
+        if _zygote is not None:  # it died (its sandboxes with it): reap it before starting another
+            _zygote.close()
         if _failure is not None:
             raise ZygoteUnavailable(_failure)
         from arena.host import namespaces
@@ -288,8 +291,9 @@ def get_zygote(launch: Callable[[Callable[[], subprocess.Popen[bytes]]], subproc
         if reason is not None:
             _failure = reason
             raise ZygoteUnavailable(reason)
-        if _zygote is None:
+        if not _registered:
             atexit.register(close_zygote)
+            _registered = True
         try:
             _zygote = Zygote(launch)
         except ZygoteUnavailable as exc:
