@@ -256,9 +256,15 @@ class MountOp:
 WRITABLE_DIRS = ("/tmp", "/dev/shm", SANDBOX_RUN_DIR)
 
 
-def sandbox_layout(working_dir: Path, limits: Limits, extra_ro: Sequence[Path] = ()) -> list[MountOp]:
+def sandbox_layout(working_dir: Path, limits: Limits, extra_ro: Sequence[Path] = ()) -> tuple[MountOp, ...]:
     """The sandbox's file system, step by step: the one plan that both bubblewrap
-    (:func:`bwrap_command`) and the zygote's sandboxes (:mod:`arena.host.namespaces`) build."""
+    (:func:`bwrap_command`) and the zygote's sandboxes (:mod:`arena.host.namespaces`) build.
+    (Worked out once per bot and limits: it looks at the host's system folders and runtime.)"""
+    return _layout(working_dir, limits, tuple(extra_ro))
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(working_dir: Path, limits: Limits, extra_ro: tuple[Path, ...]) -> tuple[MountOp, ...]:
     ops: list[MountOp] = []
     for name in _SYSTEM_DIRS:
         host = Path("/") / name
@@ -285,7 +291,7 @@ def sandbox_layout(working_dir: Path, limits: Limits, extra_ro: Sequence[Path] =
         ops.append(MountOp("ro-bind-try", str(path), str(path)))
     ops += [MountOp("ro-bind", str(working_dir), str(working_dir)),
             MountOp("remount-ro", "/dev"), MountOp("remount-ro", "/")]
-    return ops
+    return tuple(ops)
 
 
 #: The namespaces and process settings of every sandbox (bubblewrap's spelling).

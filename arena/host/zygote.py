@@ -72,15 +72,14 @@ class SandboxProcess:
         self.stdout = stdout
         self.returncode: int | None = None
         self._lock = threading.Lock()
+        self._poller = select.poll()
+        self._poller.register(pidfd, select.POLLIN)
 
     def _exited(self, timeout: float | None) -> bool:
         with self._lock:
-            pidfd = self._pidfd
-        if pidfd is None:
-            return True
-        poller = select.poll()
-        poller.register(pidfd, select.POLLIN)
-        return bool(poller.poll(None if timeout is None else max(0, int(timeout * 1000))))
+            if self._pidfd is None:
+                return True
+        return bool(self._poller.poll(None if timeout is None else max(0, int(timeout * 1000))))
 
     def _settle(self) -> int:
         if self.returncode is None:
