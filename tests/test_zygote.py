@@ -33,7 +33,8 @@ needs_sandbox = pytest.mark.skipif(not sandbox_available() and os.environ.get("C
 def _manifest(tmp_path: Path, command: list[str], env: dict[str, str] | None = None) -> BotManifest:
     import json
 
-    (tmp_path / "bot.py").write_text("")
+    if not (tmp_path / "bot.py").exists():
+        (tmp_path / "bot.py").write_text("")
     lines = ['name = "z"', 'version = "1"', 'language = "python"', f"command = {json.dumps(command)}"]
     if env:
         lines += ["[env]", *(f"{k} = {json.dumps(v)}" for k, v in env.items())]
@@ -150,3 +151,46 @@ def test_the_zygote_and_its_sandboxes_die_with_a_sigkilled_host(tmp_path: Path) 
             host.wait()
         if host.stdout is not None:
             host.stdout.close()
+
+
+_FACTS = '''
+import json, os, random, sys
+print("FACTS " + json.dumps({"argv": sys.argv, "path0": sys.path[0], "file": __file__, "name": __name__,
+      "cwd": os.getcwd(), "random": random.random(), "env": sorted(os.environ), "main": sys.modules["__main__"].__dict__ is globals(),
+      "pid": os.getpid(), "ppid": os.getppid()}), file=sys.stderr, flush=True)
+if len(sys.argv) > 2 and sys.argv[2] == "fail":
+    raise ValueError("a bug in the bot")
+sys.exit(int(sys.argv[1]))
+'''
+
+
+@needs_sandbox
+def test_the_zygote_runs_a_script_as_python_would(tmp_path: Path) -> None:
+    import json
+
+    from arena.host.process import BotProcess
+
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text(_FACTS)
+    facts, statuses = [], []
+    for args in (["3"], ["0"], ["0", "fail"]):
+        manifest = _manifest(bot, ["python", "bot.py", *args, "--address", "{address}"], {"LEVEL": "3"})
+        log = tmp_path / f"bot-{len(facts)}.log"
+        process = BotProcess.spawn(manifest, log_path=log, policy=IsolationPolicy.sandbox())
+        statuses.append(process.wait(10))
+        process.stop(0.0)
+        text = log.read_text()
+        assert "sandbox, zygote" in text
+        facts.append(json.loads(next(line for line in text.splitlines() if line.startswith("FACTS "))[6:]))
+        if "fail" in args:
+            assert "ValueError: a bug in the bot" in text and 'bot.py", line' in text
+            assert "zygote_main" not in text, "the traceback shows the zygote's own frames"
+    assert statuses == [3, 0, 1], statuses
+    first = facts[0]
+    assert first["argv"] == ["bot.py", "3", "--address", "unix:/run/arena/bot.sock"]
+    assert first["path0"] == str(bot) and first["file"] == str(bot / "bot.py") and first["cwd"] == str(bot)
+    assert first["name"] == "__main__" and first["main"] and first["pid"] == 2 and first["ppid"] == 1
+    assert set(first["env"]) == {"ARENA_BOT_ADDRESS", "HOME", "LANG", "LEVEL", "PATH", "PWD",
+                                 "PYTHONDONTWRITEBYTECODE", "TMPDIR"}
+    assert len({f["random"] for f in facts}) == 3, "forked processes share the random module's state"

@@ -12,7 +12,11 @@ No orphans, ever:
 - sandboxed (:mod:`arena.host.sandbox`), the command is ``bwrap`` with
   ``--die-with-parent`` and a PID namespace: when bwrap dies, the kernel kills
   every process of the sandbox, double forks and new sessions included; its
-  cgroup is killed as a whole when it stops (:mod:`arena.host.cgroups`).
+  cgroup is killed as a whole when it stops (:mod:`arena.host.cgroups`);
+- a sandboxed Python bot (``python SCRIPT ...``) is instead forked by the zygote
+  (:mod:`arena.host.zygote`), which dies with the host, and each sandbox with it:
+  the same namespaces, mounts, limits and cgroup, a few milliseconds instead of a
+  new interpreter.
 
 A bot's stdout and stderr go through a pipe to its log file, capped at the
 limit's ``log_mb`` per process (the log says how much was dropped).

@@ -2,22 +2,24 @@
 
 Two levels (:class:`Isolation`):
 
-- ``sandbox`` (the default of every command): each bot process runs under
-  Debian's ``bubblewrap`` with new user, PID, network, IPC, UTS and mount
-  namespaces; it sees a read-only view of its own folder and of the runtime it
-  needs (``/usr``, the Python environment and the Arena SDK, a few files of
-  ``/etc``), private size-capped tmpfs at ``/tmp`` and ``/dev/shm``, and a tiny
-  one at ``/run/arena`` for its gRPC socket, which the host reaches through
-  ``/proc/<pid>/root`` (no host folder is writable from inside).  No network, no view of other processes, an environment with
-  only what its manifest declares plus Arena's own variables, no capabilities.
+- ``sandbox`` (the default of every command): each bot process runs with new user,
+  PID, network, IPC, UTS, cgroup and mount namespaces, built by Debian's
+  ``bubblewrap`` or, for Python bots, by the zygote (:mod:`arena.host.zygote`), both
+  from one plan (:func:`sandbox_layout`); it sees a read-only view of its own folder
+  and of the runtime it needs (``/usr``, the Python environment and the Arena SDK, a
+  few files of ``/etc``), a read-only ``/proc``, private size-capped tmpfs at ``/tmp``
+  and ``/dev/shm``, and a tiny one at ``/run/arena`` for its gRPC socket, which the
+  host reaches through ``/proc/<pid>/root`` (no host folder is writable from inside).
+  No network, no view of other processes, an environment with only what its manifest
+  declares plus Arena's own variables, a session keyring of its own, no capabilities.
   Its process tree is limited by cgroups (memory, processes, CPU) where the host
   can create them (:mod:`arena.host.cgroups`), by rlimits otherwise, and frozen
   between its decisions so it cannot steal CPU from a thinking opponent.
 - ``none``: the bot runs as a plain child process of the host, for trusted
   local runs (the host's environment minus Arena's own variables).
 
-This module only builds command lines and checks that the sandbox can work;
-:mod:`arena.host.process` starts the processes.
+This module only builds the plan and bubblewrap's command lines and checks that the
+sandbox can work; :mod:`arena.host.process` starts the processes.
 """
 
 from __future__ import annotations

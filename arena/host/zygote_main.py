@@ -372,5 +372,5 @@ def _run_script(config: dict[str, Any]) -> None:
         raise
     except BaseException as exc:
         tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
-        sys.excepthook(type(exc), exc, tb)
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)  # from the script's own frame on
         raise SystemExit(130 if isinstance(exc, KeyboardInterrupt) else 1) from None
