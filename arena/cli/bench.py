@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
+from arena.cli.console import make_console
 from rich.table import Table
 
 from arena.bench.engine import bench_engine
@@ -62,7 +62,7 @@ def run_engine(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError("--games must be at least 1")
     game = get_game("union_pacific")
-    console = Console()
+    console = make_console()
     table = Table(title=f"engine: {args.games} random games per table size, legal actions at every decision")
     for col in ("players", "median ms/game", "games/s", "decisions/s", "decisions/game"):
         table.add_column(col, justify="right")
@@ -78,7 +78,7 @@ def run_engine(args: argparse.Namespace) -> int:
 def run_host(args: argparse.Namespace) -> int:
     from arena.bench.host import bench_host
 
-    console = Console()
+    console = make_console()
     with console.status("timing decisions and matches over gRPC..."):
         f = bench_host(decisions=args.decisions, matches=args.matches)
     table = Table(title=f"host: {f.decisions} decisions with the Python random bot")
@@ -115,7 +115,7 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
             require_sandbox()
         except SandboxUnavailable as exc:
             raise UserError(str(exc)) from None
-    console = Console()
+    console = make_console()
     table = Table(title="tournament: four Python random bots, 4-player tables",
                   caption="wall time includes starting the bot processes (sandboxed: a fresh process per seat of "
                           "every match, started ahead while matches play); CPU/match: every process, bots' "
@@ -148,7 +148,7 @@ def run_isolation(args: argparse.Namespace) -> int:
         require_sandbox()
     except SandboxUnavailable as exc:
         raise UserError(str(exc)) from None
-    console = Console()
+    console = make_console()
     with console.status("starting bots..."):
         s = bench_start(args.starts)
     starts = Table(title=f"bot start: the Python random bot until it answers Describe, then stopped ({s.starts} each)",
@@ -182,7 +182,7 @@ def run_greedy(args: argparse.Namespace) -> int:
         raise UserError(f"--players takes numbers like 2,3,4, got {args.players!r}") from None
     if not sizes or not all(2 <= k <= 6 for k in sizes) or args.matches < 1:
         raise UserError("--players must be table sizes 2-6 and --matches at least 1")
-    console = Console()
+    console = make_console()
     table = Table(title=f"greedy bot vs random players, {args.matches} matches per table size (greedy seat rotating)")
     for col in ("players", "wins", "win rate", "95% interval", "mean place", "mean lead"):
         table.add_column(col, justify="right")
