@@ -166,10 +166,16 @@ class BotCgroup:
     # -- the end -------------------------------------------------------------------
 
     def kill_all(self, timeout: float = 3.0) -> bool:
-        """SIGKILL every process in the tree (thawed first: a frozen v1 task cannot die); True when empty."""
+        """SIGKILL every process in the tree, then thaw it (a frozen v1 task cannot die: thawed with
+        the signal already pending, it dies before it runs anything); True when empty."""
         with self._lock:
             self._frozen = self._killed = True  # never freeze or thaw it again
             self._close_freezer()
+            for pid in self.pids():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
             if "freezer" in self.dirs:
                 try:
                     _write(self.dirs["freezer"] / "freezer.state", "THAWED")

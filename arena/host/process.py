@@ -481,9 +481,11 @@ class BotProcess:
         if self.cgroup is not None:
             self.cgroup.thaw()
 
-    def close_stdin(self) -> None:
-        """Close the host's end of the bot's stdin: the bot reads EOF and must exit (thawed to see it)."""
-        self.thaw()
+    def close_stdin(self, thaw: bool = True) -> None:
+        """Close the host's end of the bot's stdin: the bot reads EOF and must exit (thawed to see it,
+        unless it is about to be killed anyway)."""
+        if thaw:
+            self.thaw()
         stdin = self.popen.stdin
         if stdin is not None and not stdin.closed:
             try:
@@ -596,6 +598,9 @@ def stop_processes(processes: list[BotProcess], timeout: float = 3.0) -> list[st
         if process.stopped_how is not None:
             results[i] = process.stopped_how
             process._stop_lock.release()
+        elif timeout <= 0:  # no grace: killed at once, frozen (not woken to shut down for nothing)
+            process.close_stdin(thaw=False)
+            asked.append((i, process, process.alive()))
         else:
             asked.append((i, process, process._ask_to_stop()))
     deadline = time.monotonic() + timeout
