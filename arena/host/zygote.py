@@ -234,6 +234,10 @@ class Zygote:
                     reply = self._replies.get(timeout=_REPLY_TIMEOUT_S)
                 except queue.Empty:
                     reply = None
+                    # A late answer would be taken for the next request's: this zygote is done.
+                    with self._condition:
+                        self._dead = True
+                    self._popen.kill()
             if reply is None:
                 raise ZygoteUnavailable(f"the zygote did not answer: {self.error_text() or 'no output'}")
         except BaseException:
