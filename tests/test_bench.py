@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -63,3 +64,15 @@ def test_bench_start_times_every_way_a_bot_starts() -> None:
     f = bench_start(starts=1)
     assert set(f.ready_ms) == set(f.cpu_ms) == set(START_WAYS)
     assert all(value > 0 for value in [*f.ready_ms.values(), *f.cpu_ms.values()])
+
+
+def test_bench_ratings_fits_a_synthetic_history_and_checks_it(capsys) -> None:
+    from leaderboard.ratings_bench import bench_ratings
+
+    f = bench_ratings(3000, bots=5, resamples=50, seed=1)
+    assert 2900 <= f.matches <= 3100 and f.participants == 6 and f.deals < f.matches  # deals of several rotations
+    assert f.method == "refit" and f.order_correct and f.max_error < 60 and f.fit_s > 0
+    assert main(["bench", "ratings", "--matches", "2000", "--bots", "4", "--resamples", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "whole fit with 20 bootstrap resamples (refit)" in out and "order right" in out
+    assert re.search(r"fit of 1,9\d\d matches: [\d.]+ s wall", out)
