@@ -584,7 +584,9 @@ def test_a_bot_cannot_use_cpu_during_its_opponents_turns(tmp_path: Path) -> None
         control = run_match(pool, [spinner, patient], seed=14, config=FAST, game=GAME)
     free = _cpu_use(control, 0)
     assert frozen.share < 0.25, f"sandboxed, the spinner used {frozen}"
-    assert free.share > 0.75 and free.share > 3 * frozen.share, \
+    # The control's share depends on how busy the machine is (a spinner gets about 2/load of
+    # a CPU on 2 cores); it only has to show that the measure sees spinning, well above frozen.
+    assert free.share > 0.2 and free.share > 5 * max(frozen.share, 0.02), \
         f"the control did not spin: unsandboxed {free}; sandboxed {frozen}"
 
 
