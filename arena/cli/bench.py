@@ -129,17 +129,18 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
     console = make_console()
     table = Table(title="tournament: four Python random bots, 4-player tables",
                   caption="wall time includes starting the bot processes (sandboxed: a fresh process per seat of "
-                          "every match, started ahead while matches play); shares: CPU seconds per wall "
-                          "second (two cores: they may sum past 100 %)")
-    for col in ("isolation", "concurrency", "matches", "wall s", "matches/min", "engine", "host", "bots"):
+                          "every match, started ahead while matches play); CPU/match: every process, bots' "
+                          "sandboxes and the zygote included; shares: CPU seconds per wall second (two cores: "
+                          "they may sum past 100 %)")
+    for col in ("isolation", "concurrency", "matches", "wall s", "matches/min", "CPU/match", "engine", "host", "bots"):
         table.add_column(col, justify="right")
     rates: dict[tuple[int, str], float] = {}
     with console.status("running benchmark tournaments..."):
         for f in bench_tournament(levels, rounds=args.rounds, isolations=isolations):
             rates[(f.concurrency, f.isolation)] = f.matches_per_min
             table.add_row(f.isolation, str(f.concurrency), str(f.matches), f"{f.wall_s:.1f}",
-                          f"{f.matches_per_min:.0f}", f"{f.engine_share:.0%}", f"{f.host_share:.0%}",
-                          f"{f.bots_share:.0%}")
+                          f"{f.matches_per_min:.0f}", f"{f.cpu_per_match_ms:.0f} ms", f"{f.engine_share:.0%}",
+                          f"{f.host_share:.0%}", f"{f.bots_share:.0%}" + ("" if f.exact else " (at least)"))
     console.print(table)
     for c in levels:
         if (c, "sandbox") in rates and (c, "none") in rates:
@@ -161,9 +162,16 @@ def run_isolation(args: argparse.Namespace) -> int:
     console = make_console()
     with console.status("starting bots..."):
         s = bench_start(args.starts)
-    console.print(f"bot start (Python random bot, until it answers Describe; median of {s.starts}): "
-                  f"sandbox {s.sandbox_ms:.0f} ms, none {s.none_ms:.0f} ms "
-                  f"({s.sandbox_ms / s.none_ms:.2f}x)")
+    starts = Table(title=f"bot start: the Python random bot until it answers Describe, then stopped ({s.starts} each)",
+                   caption="CPU: every process of the start and the stop (host, zygote, sandbox, bot)"
+                           + ("" if s.exact else "; a lower bound here: no cpuacct cgroup could be made"))
+    for col in ("started by", "ready (median)", "CPU per start"):
+        starts.add_column(col, justify="right" if col != "started by" else "left")
+    labels = {"zygote": "sandbox: zygote (Python bots)", "bubblewrap": "sandbox: bubblewrap (other bots)",
+              "none": "no sandbox"}
+    for way, label in labels.items():
+        starts.add_row(label, f"{s.ready_ms[way]:.0f} ms", f"{s.cpu_ms[way]:.0f} ms")
+    console.print(starts)
     table = Table(title="a thinking bot's mean decision time, against a random bot and against a CPU hog",
                   caption="the hog forks four spinning processes per core at StartMatch, each in its own session; "
                           "goal: sandboxed slowdown <= 10 %")
