@@ -292,7 +292,7 @@ def test_marks_and_decisions_lead_into_the_replay(tab: Any, width: str, base_url
     assert note.is_visible()
     text = note.text_content() or ""
     action = replay["actions"][12]
-    assert text.startswith(f"Decision 12 · {HOSTILE} (seat 2) played {action['action']}.") and action["seat"] == 2
+    assert text.startswith(f"Decision 12 · {HOSTILE}@1 (seat 2) played {action['action']}.") and action["seat"] == 2
     assert faults[12].reason.value in text and faults[12].detail in text
     assert tab.evaluate("document.getElementById('replay').getBoundingClientRect().top") >= -1  # brought into sight
     shot(tab, f"viewer-{width}-decision-12")
