@@ -66,7 +66,44 @@ def main_observation() -> dict[str, Any]:
         "hand": {"shares": {"DM": 2, "UP": 1}, "track": {"PLAIN": 1, "MOUNTAIN": 2, "WILD": 1}},
         "pending_first_investment": None,
         "imaginary": None,
+        "public_events": [dict(e) for e in EVERY_EVENT],
+        "known_shares": {"0": {"UP": 1}, "1": {"DM": 2, "UP": 1}, "3": {}},
     }
+
+
+#: One public event of every type, shaped as arena.games.union_pacific.knowledge writes them.
+EVERY_EVENT: list[dict[str, Any]] = [
+    {"type": "setup", "players": 4, "variant": "standard", "up_stack": 16},
+    {"type": "first_investment", "picks": {"0": "UMR", "1": "BNL", "2": "MS", "3": "UP"}},
+    {"type": "display", "display": ["KCC", "EPRG", "BNL", "EPRG"]},
+    {"type": "share_deck", "cards": 82},
+    {"type": "turn", "turn": 1, "seat": 0},
+    {"type": "turn", "turn": 2, "seat": 2, "track_card": "PLAIN"},
+    {"type": "reshuffle", "cards": 23},
+    {"type": "build", "seat": 0, "card": "PLAIN", "company": "KCC", "section": 60, "value": 3},
+    {"type": "draw", "seat": 0, "source": "deck"},
+    {"type": "draw", "seat": 2, "source": "deck", "company": "ESL"},
+    {"type": "draw", "seat": 1, "source": "display", "company": "EPRG"},
+    {"type": "draw", "seat": 1, "source": "up", "company": "UP"},
+    {"type": "refill", "company": "MS"},
+    {"type": "refill"},
+    {"type": "four_of_a_kind", "company": "DM"},
+    {"type": "draw_skipped", "seat": 3},
+    {"type": "exchange", "seat": 0},
+    {"type": "exchange", "seat": 2, "company": "WW"},
+    {"type": "invest", "seat": 1, "shares": {"DM": 1, "UP": 1}, "discard": "WILD"},
+    {"type": "pass", "seat": 3, "discard": "COAST"},
+    {"type": "dividend_revealed", "number": 2},
+    {"type": "imaginary_shareholder", "invested": {"EPRG": 5, "WW": 1, "UP": 6}},
+    {"type": "dividend", "number": 2,
+     "companies": [{"company": "EPRG", "value": 7, "holdings": {"0": 3, "2": 1}, "payouts": {"0": 7, "2": 3}},
+                   {"company": "BNL", "value": 2, "holdings": {}, "payouts": {}}],
+     "union_pacific": {"holdings": {"0": 1, "1": 2, "imaginary": 3}, "payouts": {"0": 8, "1": 10, "imaginary": 0}},
+     "cash": {"0": 31, "1": 20, "2": 9, "3": 0}},
+    {"type": "stalemate", "dividends_paid": 2},
+    {"type": "game_end", "cash": {"0": 31, "1": 20, "imaginary": 40}, "places": {"0": 2, "1": 3, "imaginary": 1},
+     "termination": "normal"},
+]
 
 
 def first_invest_observation() -> dict[str, Any]:
@@ -319,6 +356,8 @@ def observations(draw: st.DrawFn) -> dict[str, Any]:
         "hand": {"shares": draw(_counts), "track": draw(_track)},
         "pending_first_investment": draw(st.none() | st.sampled_from(COMPANIES + ["UP"])),
         "imaginary": draw(st.none() | st.fixed_dictionaries({"invested": _counts, "cash": _small})),
+        "public_events": draw(st.lists(st.sampled_from(EVERY_EVENT), max_size=12)),
+        "known_shares": {str(s): draw(_counts) for s in range(n) if s != seat},
     }
 
 
