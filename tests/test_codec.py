@@ -407,3 +407,69 @@ def test_real_random_games_round_trip(players: int, seed: int, variant: str) -> 
 def test_real_board_round_trip() -> None:
     board = _engine().default_game().board.data
     assert codec.board_from_proto(_wire(codec.board_to_proto(board))) == board
+
+
+# ------------------------------------------------- the host's observation encoder
+
+def _encoded(encoder: Any, observation: dict[str, Any]) -> bot_pb2.UnionPacificObservation:
+    return bot_pb2.UnionPacificObservation.FromString(encoder.encode(observation))
+
+
+@pytest.mark.parametrize(
+    "observation",
+    [main_observation(), first_invest_observation(), two_player_observation()],
+    ids=["main", "first_invest", "two_player_imaginary"],
+)
+def test_the_encoder_writes_what_the_codec_builds(observation: dict[str, Any]) -> None:
+    from arena.host.observation_encoder import ObservationEncoder
+
+    expected = codec.observation_to_proto(observation).union_pacific
+    encoder = ObservationEncoder()
+    for _ in range(2):  # the second time from the kept bytes
+        assert _encoded(encoder, copy.deepcopy(observation)) == expected
+    assert len(encoder.encode(observation)) == expected.ByteSize()
+
+
+def test_the_encoder_takes_unusual_values_through_the_codec() -> None:
+    from arena.host.observation_encoder import ObservationEncoder
+
+    observation = main_observation()
+    observation.update(turn=70_000, free_spaces=[0, 300, 2], current_seat=0)
+    observation["players"][1]["cash"] = 5_000
+    observation["hand"]["shares"]["DM"] = 200
+    observation["public_events"].append({"type": "build", "seat": 1, "card": "PLAIN", "company": "DM",
+                                         "section": 3_000, "value": 2})
+    assert _encoded(ObservationEncoder(), observation) == codec.observation_to_proto(observation).union_pacific
+
+
+@pytest.mark.parametrize(("edit", "match"), [
+    (lambda o: o.update(secret_deck_order=[1]), "secret_deck_order"),
+    (lambda o: o.update(turn=None), "'turn'"),
+    (lambda o: o.update(turn="ten"), "turn"),
+    (lambda o: o["companies"][4].update(supply="nine"), r"companies\[4\]"),
+    (lambda o: o["players"][1].pop("hand_track"), r"players\[1\].*hand_track"),
+    (lambda o: o["public_events"].append({"type": "teleport"}), r"public_events\[\d+\].*teleport"),
+    (lambda o: o["public_events"].append({"type": "build", "seat": 1}), r"public_events\[\d+\] 'build'.*missing"),
+    (lambda o: o["public_events"].append({"type": "draw", "seat": 1, "source": "deck", "card": "DM"}),
+     r"'draw'.*'card'"),
+    (lambda o: o["known_shares"].update({"2": {"DM": "two"}}), "known_shares"),
+])
+def test_the_encoder_refuses_what_the_codec_refuses(edit: Any, match: str) -> None:
+    from arena.host.observation_encoder import ObservationEncoder
+
+    observation = main_observation()
+    edit(observation)
+    with pytest.raises(codec.CodecError, match=match):
+        codec.observation_to_proto(observation)
+    encoder = ObservationEncoder()
+    encoder.encode(main_observation())  # with kept bytes from a good observation too
+    with pytest.raises(codec.CodecError, match=match):
+        encoder.encode(observation)
+
+
+def test_an_unknown_event_member_from_a_newer_host_is_skipped() -> None:
+    message = codec.observation_to_proto(main_observation())
+    up = message.union_pacific
+    raw = up.SerializeToString() + bytes([0xAA, 0x01, 0x03, 0xF2, 0x07, 0x00])  # event 21 with member 126
+    back = codec.observation_from_proto(bot_pb2.Observation(union_pacific=bot_pb2.UnionPacificObservation.FromString(raw)))
+    assert back["public_events"] == main_observation()["public_events"]

@@ -410,7 +410,7 @@ class ObservationEncoder:
             current = o["current_seat"]
             pending = o["pending_first_investment"]
             head = b"".join([
-                *[tag + _VARINT_OF[v] for tag, v in zip(_SCALAR_TAGS, _scalars(o)) if v],
+                *[tag + _VARINT_OF[v] for tag, v in zip(_SCALAR_TAGS, _scalars(o)) if v != 0],
                 b"" if current is None else _CURRENT_TAG + _VARINT_OF[current],
                 _str(_VARIANT_TAG, o["variant"]),
                 _str(_DECISION_TAG, o["decision"]),
