@@ -29,7 +29,6 @@ the last one, not the whole log.
 
 from __future__ import annotations
 
-import threading
 import weakref
 from typing import Any, Callable, Mapping, Sequence
 
@@ -234,16 +233,16 @@ class _Fold:
         self.known = known
 
 
+#: The last fold of each state (entries are replaced, never changed: states played in different
+#: threads each read and write their own entry).
 _FOLDS: "weakref.WeakKeyDictionary[Any, _Fold]" = weakref.WeakKeyDictionary()
-_FOLDS_LOCK = threading.Lock()
 
 
 def _known_counts(state: Any) -> tuple[tuple[int, ...], ...]:
     events = state.events
     size = len(events)
     try:
-        with _FOLDS_LOCK:
-            memo = _FOLDS.get(state)
+        memo = _FOLDS.get(state)
     except TypeError:  # a state that cannot be weakly referenced: no memo
         memo = None
     if (memo is not None and memo.events is events and memo.consumed <= size
@@ -258,8 +257,7 @@ def _known_counts(state: Any) -> tuple[tuple[int, ...], ...]:
         fold_known(known, events[i])
     result = tuple(tuple(row) for row in known)
     try:
-        with _FOLDS_LOCK:
-            _FOLDS[state] = _Fold(events, size, result)
+        _FOLDS[state] = _Fold(events, size, result)
     except TypeError:
         pass
     return result
