@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from arena.games import get_game
 from arena.games.base import Game, GameState, IllegalActionError, ReplayError
@@ -93,13 +93,40 @@ def load_replay(path: str | Path) -> dict[str, Any]:
 
 def replay_game(data: dict[str, Any]) -> tuple[Game, GameState]:
     """Re-play a replay's actions from its seed; raises ReplayError if they cannot be played."""
+    played = None
+    for played in _replaying(data):
+        pass
+    assert played is not None  # the set-up is always yielded
+    return played
+
+
+def action_event_spans(data: dict[str, Any]) -> list[tuple[int, int]]:
+    """For each action of a replay, the events it produced: ``(first, end)``, end exclusive.
+
+    The game itself says so, by re-playing the actions (an action may produce no event,
+    then ``first == end``: the index of the next event).  Raises :class:`ReplayError` when
+    the replay cannot be re-played or does not reproduce its stored events.
+    """
+    stored = _need(data, "events", list)
+    counts: list[int] = []
+    state: GameState | None = None
+    for _, state in _replaying(data):
+        counts.append(len(state.events))
+    if state is None or list(state.events) != stored:
+        raise ReplayError("replay: re-playing its actions does not reproduce its stored events")
+    return list(zip(counts, counts[1:]))
+
+
+def _replaying(data: dict[str, Any]) -> Iterator[tuple[Game, GameState]]:
+    """The game after its set-up, then after each action of ``data`` (one state, updated in place)."""
     if data.get("format") != FORMAT:
         raise ReplayError(f"replay: field 'format' must be {FORMAT!r}, got {data.get('format')!r}")
     version = _need(data, "version", int)
     if version != VERSION:
         raise ReplayError(f"replay: format version {version} is not supported (this Arena reads version {VERSION})")
+    name = _need(data, "game", str)
     try:
-        game = get_game(_need(data, "game", str))
+        game = get_game(name)
     except ValueError as exc:
         raise ReplayError(f"replay: {exc}") from None
     seed = _need(data, "seed", int)
@@ -115,6 +142,7 @@ def replay_game(data: dict[str, Any]) -> tuple[Game, GameState]:
         state = game.new_state(players, seed, variant)
     except ValueError as exc:
         raise ReplayError(f"replay: {exc}") from None
+    yield game, state
     for i, entry in enumerate(actions):
         where = f"replay: action #{i}"
         if not isinstance(entry, dict):
@@ -127,7 +155,7 @@ def replay_game(data: dict[str, Any]) -> tuple[Game, GameState]:
             state.apply_action(seat, state.string_to_action(text))
         except IllegalActionError as exc:
             raise ReplayError(f"{where}: seat {seat} cannot play {text!r}: {exc}") from None
-    return game, state
+        yield game, state
 
 
 def verify_replay(data: dict[str, Any]) -> Verification:

@@ -49,6 +49,8 @@ class TournamentConfig:
     #: How the bots are isolated: ``{"level": "sandbox"|"none", "limits": {...}}`` (see
     #: :class:`arena.host.sandbox.IsolationPolicy`); sandboxed unless said otherwise.
     isolation: dict[str, Any] = field(default_factory=lambda: {"level": "sandbox"})
+    #: A gauntlet's candidate (one of ``bots``): only the tables that hold it are played.
+    gauntlet: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -64,7 +66,8 @@ class TournamentConfig:
                        concurrency=int(data["concurrency"]), decision_ms=int(data["decision_ms"]),
                        bank_ms=int(data["bank_ms"]), max_faults=int(data["max_faults"]),
                        publish_deals=bool(data.get("publish_deals", False)),
-                       isolation=dict(data.get("isolation") or {"level": "sandbox"}))
+                       isolation=dict(data.get("isolation") or {"level": "sandbox"}),
+                       gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"the stored tournament configuration is unusable ({exc!r})") from None
 
@@ -124,7 +127,8 @@ def _registered_by_path(store: Store, path: Path) -> BotRow | None:
 
 def schedule_of(config: TournamentConfig, seed: int) -> list[Pairing]:
     try:
-        return generate_schedule(list(config.bots), list(config.table_sizes), config.rounds, seed, config.variant)
+        return generate_schedule(list(config.bots), list(config.table_sizes), config.rounds, seed, config.variant,
+                                 gauntlet=config.gauntlet)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -164,6 +168,8 @@ def spares_per_bot(config: TournamentConfig, workers: int, policy: IsolationPoli
     ``workers`` matches at once take on average, at most ``workers`` (memory is bounded)."""
     if not policy.fresh_processes:
         return 0
+    if config.gauntlet is not None:
+        return max(1, workers)  # the candidate sits at every table
     seats_at_once = workers * max(config.table_sizes)
     return max(1, min(workers, -(-seats_at_once // max(1, len(config.bots)))))
 

@@ -32,6 +32,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, SQLModel, col, select
 
+from arena.names import name_problem
 from arena.records import Fault, MatchRecord, MatchTermination
 from leaderboard.database import (
     DEFAULT_DB_PATH,
@@ -595,10 +596,9 @@ def _now() -> datetime:
 
 
 def _check_bot_name(name: str) -> None:
-    if not isinstance(name, str) or not name.strip():
-        raise BotNameError(f"a bot name must be a non-empty string, got {name!r}")
-    if name != name.strip():
-        raise BotNameError(f"bot name {name!r} starts or ends with white space")
+    problem = name_problem(name)
+    if problem is not None:
+        raise BotNameError(problem)
     if name.casefold() == IMAGINARY_PARTICIPANT.casefold():
         raise BotNameError(
             f"{name!r} is reserved for the two-player game's imaginary shareholder; "

@@ -112,3 +112,37 @@ def test_cancel_event_stops_the_schedule() -> None:
 def test_concurrency_must_be_positive() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         trio.run(lambda: execute(SCHEDULE, Recorder().play, Recorder().record, concurrency=0))
+
+
+def test_a_lazy_open_ended_schedule_is_read_as_slots_free_and_no_further_once_cancelled() -> None:
+    r = Recorder(sleep=0.005)
+    cancel = threading.Event()
+    read: list[int] = []
+
+    def endless():  # an open-ended schedule, as a sequential test has
+        index = 0
+        while True:
+            pairing = SCHEDULE[index % len(SCHEDULE)]
+            read.append(index)
+            yield type(pairing)(index, pairing.round, pairing.table_size, pairing.subset, pairing.seats,
+                                pairing.seed, pairing.variant)
+            index += 1
+
+    def record(pairing, rec):
+        with r.lock:
+            r.recorded.append(pairing.index)
+            if len(r.recorded) == 30:
+                cancel.set()  # the test decided: stop reading, stop the running matches
+
+    def play(pairing, cancel_event):
+        r.play(pairing, cancel_event)
+        return f"record-{pairing.index}"
+
+    summary = trio.run(lambda: execute(endless(), play, record, concurrency=3, cancel=cancel,
+                                       is_cancellation=lambda exc: str(exc) == "cancelled"))
+    assert len(r.recorded) == 30 and summary.played == 30
+    # read one at a time, as slots free: started are the 30 recorded and at most the 3 then running;
+    # the last one read, after the cancel, is not started
+    assert 30 <= summary.scheduled <= 30 + 3
+    assert len(read) <= summary.scheduled + 1
+    assert r.running == 0

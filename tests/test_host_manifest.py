@@ -60,6 +60,10 @@ def test_a_folder_means_its_bot_toml_and_working_dir_defaults_to_the_manifest_fo
         (lambda t: t.replace('working_dir = "src"', "working_dir = ['src']"),
          "field 'working_dir' must be a string, got a list"),
         (lambda t: t + "\nname = [\n", "not valid TOML"),
+        (lambda t: t.replace('name = "random-bot"', 'name = ".."'), "field 'name': bot name '..' is a path step"),
+        (lambda t: t.replace('name = "random-bot"', 'name = "evil\\u202Etob"'),
+         "field 'name': bot name 'evil\\u202etob' contains the invisible or control character U+202E "
+         "(RIGHT-TO-LEFT OVERRIDE)"),
     ],
 )
 def test_every_problem_names_the_file_and_the_field(tmp_path: Path, change, message: str) -> None:

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from arena.scheduler import Pairing, generate_schedule
+from arena.scheduler.pairings import schedule_length
 
 BOTS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"]
 
@@ -26,6 +27,14 @@ def test_match_count_is_binomial_times_table_size_per_round(n, sizes, rounds):
     per_size = Counter(p.table_size for p in schedule)
     assert per_size == {k: rounds * math.comb(n, k) * k for k in sizes}
     assert len(schedule) == rounds * sum(math.comb(n, k) * k for k in sizes)
+    assert schedule_length(n, sizes, rounds) == len(schedule)  # counted without generating it
+
+
+def test_schedule_length_refuses_what_generate_schedule_refuses():
+    with pytest.raises(ValueError, match="needs at least 4 bots"):
+        schedule_length(3, [4], 1)
+    with pytest.raises(ValueError, match="rounds must be at least 1"):
+        schedule_length(3, [2], 0)
 
 
 def test_index_is_position_and_order_is_round_then_ascending_size():
@@ -148,9 +157,47 @@ def test_two_bots_at_table_size_two():
         ({"rounds": -2}, "rounds must be at least 1"),
         ({"seed": "7"}, "seed must be an int"),
         ({"variant": "expert"}, "unknown variant 'expert'"),
+        ({"gauntlet": "zulu"}, "gauntlet candidate 'zulu' is not among the bots"),
     ],
 )
 def test_errors_name_the_problem(kwargs, message):
     args = {"bots": BOTS[:4], "table_sizes": [2, 3], "rounds": 1, "seed": 0} | kwargs
     with pytest.raises(ValueError, match=message):
         generate_schedule(**args)
+
+
+# -- the gauntlet: one candidate against the field --------------------------------------
+
+
+@pytest.mark.parametrize(("n", "sizes"), [(2, [2]), (4, [2, 3, 4]), (6, [2, 4, 6]), (7, [3, 5])])
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_gauntlet_plays_every_field_subset_with_the_candidate_and_nothing_else(n, sizes, rounds):
+    bots = BOTS[:n]
+    candidate = bots[n // 2]  # anywhere in the entry order
+    field = [b for b in bots if b != candidate]
+    schedule = generate_schedule(bots, sizes, rounds=rounds, seed=5, gauntlet=candidate)
+    assert all(candidate in p.seats for p in schedule)  # the field never plays itself
+    assert [p.index for p in schedule] == list(range(len(schedule)))
+    assert Counter(p.table_size for p in schedule) == {k: rounds * math.comb(n - 1, k - 1) * k for k in sizes}
+    for round_number in range(1, rounds + 1):
+        for k in sizes:
+            opponents = [tuple(b for b in p.subset if b != candidate) for p in schedule
+                         if p.round == round_number and p.table_size == k]
+            # each (k-1)-subset of the field once per seat rotation, in combination order
+            assert list(dict.fromkeys(opponents)) == list(itertools.combinations(field, k - 1))
+            assert Counter(opponents) == {o: k for o in itertools.combinations(field, k - 1)}
+            # the candidate sits in every seat equally often
+            seats = Counter(p.seats.index(candidate) for p in schedule
+                            if p.round == round_number and p.table_size == k)
+            assert seats == {s: math.comb(n - 1, k - 1) for s in range(k)}
+
+
+def test_gauntlet_is_the_round_robin_minus_the_tables_without_the_candidate():
+    bots = BOTS[:5]
+    full = generate_schedule(bots, [2, 3, 4], rounds=2, seed=41)
+    gauntlet = generate_schedule(bots, [2, 3, 4], rounds=2, seed=41, gauntlet="charlie")
+    kept = [p for p in full if "charlie" in p.subset]
+    # same tables, seatings and deck seeds, in the same order; only the indexes close up
+    assert [(p.round, p.subset, p.seats, p.seed) for p in gauntlet] == [(p.round, p.subset, p.seats, p.seed)
+                                                                        for p in kept]
+    assert len(gauntlet) < len(full)

@@ -13,7 +13,7 @@ from arena.cli.main import main
 from arena.games.base import ReplayError
 from arena.games.union_pacific import default_game
 from arena.policies import RandomPolicy, play_in_process
-from arena.replay import build_replay, load_replay, verify_replay, write_replay
+from arena.replay import action_event_spans, build_replay, load_replay, verify_replay, write_replay
 
 
 def _replay(players: int = 3, seed: int = 5, variant: str = "standard") -> dict:
@@ -47,6 +47,33 @@ def test_every_payout_is_an_event_in_the_documented_form() -> None:
     assert "imaginary" in dividends[-1]["union_pacific"]["holdings"] or any(
         "imaginary" in c["holdings"] for c in dividends[-1]["companies"])
     assert {k: v for k, v in total.items() if v} == {k: v for k, v in replay["result"]["cash"].items() if v}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_action_event_spans_say_which_events_each_action_produced(players: int) -> None:
+    replay = json.loads(json.dumps(_replay(players, seed=11)))
+    spans = action_event_spans(replay)
+    assert len(spans) == len(replay["actions"])
+    # Contiguous, in order, from the set-up's events to the last event.
+    game = default_game()
+    state = game.new_state(players, 11, "standard")
+    assert spans[0][0] == len(state.events) and spans[-1][1] == len(replay["events"])
+    assert all(a[1] == b[0] and a[0] <= a[1] for a, b in zip(spans, spans[1:]))
+    # Each span is what applying that one action adds to the engine's event log.
+    for (first, end), entry in zip(spans, replay["actions"]):
+        before = len(state.events)
+        state.apply_action(entry["seat"], state.string_to_action(entry["action"]))
+        assert (first, end) == (before, len(state.events))
+    # The simultaneous first investment: the picks but the last produce no event.
+    picks = [span for span, a in zip(spans, replay["actions"]) if a["action"].startswith("first-invest")]
+    assert [end - first for first, end in picks[:-1]] == [0] * (players - 1) and picks[-1][1] > picks[-1][0]
+
+
+def test_action_event_spans_refuse_a_replay_that_does_not_reproduce() -> None:
+    replay = _replay()
+    replay["events"].append({"type": "game_end"})
+    with pytest.raises(ReplayError, match="does not reproduce its stored events"):
+        action_event_spans(replay)
 
 
 def test_tampered_cash_is_a_mismatch() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -231,6 +232,23 @@ def test_add_bot_checks_its_arguments(store: Store) -> None:
     with pytest.raises(BotNameError, match="white space"):
         store.add_bot(" b", "1", "x", "python", address="h:1", files_sha256=SHA)
     assert store.list_bots(include_removed=True) == []
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    (".", "is a path step"),
+    ("..", "is a path step"),
+    ("abc\u202edef", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+    ("a\u2066b", "U+2066 (LEFT-TO-RIGHT ISOLATE)"),
+    ("zero\u200bwidth", "U+200B (ZERO WIDTH SPACE)"),
+    ("bell\x07", "U+0007"),
+    ("new\nline", "U+000A"),
+    ("x" * 65, "at most 64"),
+])
+def test_names_that_could_hide_or_reorder_text_are_refused(store: Store, name: str, problem: str) -> None:
+    with pytest.raises(BotNameError, match=re.escape(problem)):
+        store.add_bot(name, "1", "x", "python", address="h:1", files_sha256=SHA)
+    store.add_bot("ünïcødé 名前 ✓", "1", "x", "python", address="h:1", files_sha256=SHA)  # letters of any script
+    assert [b.name for b in store.list_bots()] == ["ünïcødé 名前 ✓"]
 
 
 def test_remove_bot_keeps_its_history(store: Store) -> None:

@@ -7,6 +7,7 @@ MatchRecords the way the host fills them, and stored with ``Store.record_match``
 from __future__ import annotations
 
 import html
+from html.parser import HTMLParser
 import os
 import re
 import socket
@@ -29,13 +30,14 @@ from arena.games import get_game
 from arena.host.match import places_with_forfeits
 from arena.policies import RandomPolicy, play_in_process
 from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
-from arena.replay import build_replay
+from arena.replay import action_event_spans, build_replay
 from leaderboard.database import create_db_engine, resolve_db_url
 from leaderboard.ratings import live_elo_history
 from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus
 from leaderboard.standings import compute_standings
 from leaderboard.store import Store
 from leaderboard.web import create_app
+from leaderboard.web.progress import duration_text, progress_json
 
 from starlette.testclient import TestClient
 
@@ -92,7 +94,7 @@ def play_record(
         "places": places,
         "forfeited_seats": sorted(forfeited),
         "faults": [f.to_json() for f in faults],
-        "forfeits": [{"seat": s, "decision": 5, "reason": "3 faults (the limit is 3)"} for s in forfeited],
+        "forfeits": [{"seat": s, "decision": 13, "reason": "3 faults (the limit is 3)"} for s in forfeited],
         "restarts": [],
         "seats": [{"seat": s, "bot": name, "kind": "bot", "version": "1.0.0"} for s, name in enumerate(bots)],
         "debug": list(debug),
@@ -140,11 +142,11 @@ def fill_store(url: str) -> Data:
                 seed = 1000 * tid + index
                 kwargs: dict[str, Any] = {}
                 if t == 0 and index == 4:  # HOSTILE faults twice and forfeits; its debug text is hostile
-                    seat = bots.index(HOSTILE)
+                    seat = bots.index(HOSTILE)  # seat 2: it decides at decisions 2, 7, 12 and 13 of this game
                     kwargs = {
                         "forfeited": [seat],
-                        "faults": [Fault(seat, 3, FaultReason.TIMEOUT, f"no reply {DEBUG_TEXT}"),
-                                   Fault(seat, 9, FaultReason.ILLEGAL_ACTION, "index 99 of 12")],
+                        "faults": [Fault(seat, 7, FaultReason.TIMEOUT, f"no reply {DEBUG_TEXT}"),
+                                   Fault(seat, 12, FaultReason.ILLEGAL_ACTION, "index 99 of 12")],
                         "debug": [{"decision": 2, "seat": seat, "text": DEBUG_TEXT}],
                     }
                 record = play_record(match_id, bots, seed, started_at=T0 + 60 * (10 * tid + index), **kwargs)
@@ -221,6 +223,7 @@ def test_tournaments_json(client: TestClient, data: Data) -> None:
     for t in got:
         assert t["matches_stored"] == len(data.by_tournament[t["id"]])
         assert t["config"]["bots"] == ["alpha", "beta", HOSTILE, ODD] and t["game"] == "union_pacific"
+        assert t["matches_total"] == 2 * 6 + 3 * 4  # the schedule: C(4,2) pairs x 2 seatings + C(4,3) x 3
     one = client.get(f"/api/tournaments/{data.tournaments[1]}").json()
     assert sorted(m["id"] for m in one["matches"]) == sorted(data.by_tournament[data.tournaments[1]])
 
@@ -267,6 +270,8 @@ def test_board_json(client: TestClient) -> None:
     colours = {c["code"]: c["colour"] for c in board["companies"]}
     assert colours["DM"] == "#1b1b1b" and colours["EPRG"].startswith("#2e8b")  # rules: DM black, EPRG green
     assert len(set(colours.values())) == 10
+    shapes = {c["code"]: c["shape"] for c in board["companies"]}
+    assert len(set(shapes.values())) == 10  # a train reads by its shape too, not by colour alone
     assert set(board["track_styles"]) == {"PLAIN", "COAST", "BORDER", "MOUNTAIN"}
 
 
@@ -288,7 +293,7 @@ def test_bot_json_head_to_head_faults_history(client: TestClient, store: Store, 
     assert {h["opponent"]: [h["matches"], h["ahead"], h["behind"], h["tied"]] for h in got["head_to_head"]} == expected
     assert got["head_to_head"][-1]["opponent"] == IMAGINARY_PARTICIPANT and got["head_to_head"][-1]["reference"]
     assert [(f["match_id"], f["reason"], f["decision"]) for f in got["faults"]] == [
-        ("t1-m004", "timeout", 3), ("t1-m004", "illegal_action", 9)]
+        ("t1-m004", "timeout", 7), ("t1-m004", "illegal_action", 12)]
     assert [f["match_id"] for f in got["forfeits"]] == ["t1-m004"]
     assert got["matches"] == len(mine)
     assert [m["id"] for m in got["recent_matches"]] == sorted(mine, key=lambda k: -mine[k].started_at)[:20]
@@ -331,13 +336,67 @@ def test_unknown_things_are_a_404_page(client: TestClient, path: str, message: s
         ("/api/bots/nobody", 404, "no bot named 'nobody'"),
         ("/api/matches/nope", 404, "no match with id 'nope'"),
         ("/api/leaderboard?tournament=999", 404, "no tournament with id 999"),
-        ("/api/leaderboard?tournament=one", 400, "tournament must be a tournament id (a whole number), got 'one'"),
+        ("/api/leaderboard?tournament=one", 400, "tournament (a tournament id) must be a whole number, got 'one'"),
+        ("/api/leaderboard?tournament=" + "9" * 30, 400, "tournament (a tournament id) must be a whole number, got '"
+         + "9" * 30 + "'"),
+        ("/api/leaderboard?tournament=99999999999999999999", 400,
+         "tournament (a tournament id) must be between 1 and 9223372036854775807, got 99999999999999999999"),
+        ("/api/bots/alpha?tournament=0", 400,
+         "tournament (a tournament id) must be between 1 and 9223372036854775807, got 0"),
+        ("/api/tournaments/99999999999999999999", 400,
+         "the tournament id must be between 1 and 9223372036854775807, got 99999999999999999999"),
+        ("/api/matches?limit=-1", 400, "limit must be between 0 and 9223372036854775807, got -1"),
+        ("/api/matches?limit=1e3", 400, "limit must be a whole number, got '1e3'"),
+        ("/api/matches?limit=18446744073709551616", 400,
+         "limit must be between 0 and 9223372036854775807, got 18446744073709551616"),
     ],
 )
 def test_api_errors_are_json(client: TestClient, path: str, status: int, message: str) -> None:
     response = client.get(path)
     assert response.status_code == status
     assert response.json() == {"error": message, "status": status}
+
+
+def test_out_of_range_numbers_in_a_page_path_are_a_400_page(client: TestClient) -> None:
+    response = client.get("/tournaments/99999999999999999999")
+    assert response.status_code == 400
+    assert "<h1>Bad request</h1>" in response.text and "must be between 1 and" in response.text
+
+
+@pytest.mark.parametrize("path", ["/", "/bots/alpha", "/api/leaderboard", "/api/bots/nobody", "/no/such/page",
+                                  "/api/matches?limit=x", "/static/style.css", "/matches/t1-m004"])
+def test_every_response_carries_the_security_headers(client: TestClient, path: str) -> None:
+    headers = client.get(path).headers
+    csp = {part.split()[0]: part.split()[1:] for part in headers["content-security-policy"].split("; ")}
+    assert csp["default-src"] == ["'none'"] and csp["script-src"] == ["'self'"]
+    assert csp["style-src"] == ["'self'"] and csp["frame-ancestors"] == ["'none'"]
+    assert "'unsafe-inline'" not in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "same-origin"
+
+
+class _InlineCode(HTMLParser):
+    """Collects what a strict Content-Security-Policy would block: inline scripts, styles, handlers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = {name for name, _ in attrs}
+        if tag == "script" and "src" not in names:
+            self.found.append("inline <script>")
+        if tag == "style":
+            self.found.append("<style> element")
+        self.found += [f"{tag} {name}=" for name in names if name == "style" or name.startswith("on")]
+
+
+def test_pages_have_no_inline_script_or_style_the_policy_would_block(client: TestClient, data: Data) -> None:
+    for path in all_pages(data):
+        parser = _InlineCode()
+        parser.feed(page_text(client.get(path)))
+        assert parser.found == [], path
 
 
 def test_corrupt_replay_shows_an_unreadable_replay_not_a_500(tmp_path: Path) -> None:
@@ -428,8 +487,10 @@ def test_match_page_has_the_viewer_and_the_result(client: TestClient, data: Data
     for s in record.seats:
         assert f'<tr class="{"win" if s.place == 1 else ""}" data-seat="{s.seat}">' in body
     assert "forfeited" in body and "3 faults (the limit is 3)" in body
-    assert "/static/replay.js" in body
-    assert client.get("/static/replay.js").status_code == 200
+    assert '<script type="module" src="/static/replay.js">' in body
+    for part in ("replay.js", "replay-fold.js", "replay-words.js", "replay-board.js", "replay-panels.js", "replay-chart.js"):
+        response = client.get(f"/static/{part}")
+        assert response.status_code == 200 and "javascript" in response.headers["content-type"], part
     assert client.get("/static/style.css").status_code == 200
 
 
@@ -444,6 +505,107 @@ def test_pages_work_on_each_backend(db_url: str) -> None:
         for path in ["/", f"/tournaments/{tid}", f"/bots/{quote(HOSTILE, safe='')}", "/matches/m-1"]:
             assert HOSTILE_ESCAPED in page_text(client.get(path))
         assert client.get("/api/matches/m-1").json()["replay"]["seats"][1]["name"] == HOSTILE
+
+
+# -- replay viewer data, decisions, progress --------------------------------------------------
+
+
+def test_match_json_says_which_events_each_decision_produced(client: TestClient, data: Data) -> None:
+    for match_id in ("t1-m000", "t1-m004"):
+        got = client.get(f"/api/matches/{match_id}").json()
+        replay = data.records[match_id].replay
+        assert got["decision_events"] == [list(span) for span in action_event_spans(replay)]
+        assert len(got["decision_events"]) == len(replay["actions"])
+
+
+def test_fault_and_debug_decisions_link_to_the_replay(client: TestClient, data: Data) -> None:
+    body = page_text(client.get("/matches/t1-m004"))
+    for decision in (7, 12, 2):  # two faults and a debug line
+        assert f'href="#decision={decision}"' in body
+    bot_page = page_text(client.get(f"/bots/{quote(HOSTILE, safe='')}"))
+    assert 'href="/matches/t1-m004#decision=7"' in bot_page and 'href="/matches/t1-m004#decision=12"' in bot_page
+
+
+def test_a_replay_that_does_not_replay_has_no_decision_events(tmp_path: Path) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    with Store.open(url) as store:
+        add_bot(store, "alpha")
+        add_bot(store, "beta")
+        tid = store.create_tournament("union_pacific", {"bots": ["alpha", "beta"], "table_sizes": [2], "rounds": 1}, 1)
+        record = play_record("m-odd", ["alpha", "beta"], 5, started_at=T0)
+        record.replay["events"][3] = {"type": "display", "display": []}  # no longer what the actions give
+        store.record_match(tid, 0, 1, record)
+        store.set_tournament_status(tid, TournamentStatus.FINISHED)
+    with TestClient(create_app(url)) as client:
+        got = client.get("/api/matches/m-odd").json()
+        assert got["replay"] is not None and got["decision_events"] is None
+
+
+def running_tournament(url: str, stored: int, *, start: float = T0, gap: float = 10.0) -> int:
+    """A running tournament of three bots at 2-player tables, 2 rounds (12 matches), ``stored`` of them stored,
+    started ``gap`` seconds apart from ``start`` (each lasting 0.5 s)."""
+    with Store.open(url) as store:
+        for name in ("a", "b", "c"):
+            add_bot(store, name)
+        tid = store.create_tournament("union_pacific", {"bots": ["a", "b", "c"], "table_sizes": [2], "rounds": 2}, 3)
+        store.set_tournament_status(tid, TournamentStatus.RUNNING)
+        pairs = [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")]
+        for i in range(stored):
+            store.record_match(tid, i, 1 + i // 6, play_record(f"m-p{i}", pairs[i % 6], 50 + i, started_at=start + gap * i))
+    return tid
+
+
+def store_next_match(url: str, tid: int, started_at: float) -> None:
+    """Store the next match of :func:`running_tournament`'s schedule."""
+    pairs = [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")]
+    with Store.open(url) as store:
+        i = len(store.stored_schedule_indexes(tid))
+        store.record_match(tid, i, 1 + i // 6, play_record(f"m-p{i}", pairs[i % 6], 50 + i, started_at=started_at))
+
+
+def test_progress_of_a_running_tournament(tmp_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    tid = running_tournament(url, 5)
+    last_end = T0 + 40 + 0.5
+    with Store.open(url) as store:
+        row = store.get_tournament(tid)
+        p = progress_json(store, row, now=datetime.fromtimestamp(last_end + 3, timezone.utc))
+        assert (p["done"], p["total"], p["remaining"], p["fraction"]) == (5, 12, 7, round(5 / 12, 4))
+        assert p["matches_per_minute"] == 6.0  # 4 gaps of 10 s between the 5 ends
+        assert p["eta_seconds"] == 7 * 10 - 3 and not p["stalled"]
+        assert p["last_match_at"] == datetime.fromtimestamp(last_end, timezone.utc).isoformat()
+        later = progress_json(store, row, now=datetime.fromtimestamp(last_end + 600, timezone.utc))
+        assert later["stalled"] and later["eta_seconds"] is None
+        store.set_tournament_status(tid, TournamentStatus.INTERRUPTED)
+        stopped = progress_json(store, store.get_tournament(tid), now=datetime.fromtimestamp(last_end + 3, timezone.utc))
+        assert stopped["eta_seconds"] is None and stopped["matches_per_minute"] == 6.0 and not stopped["stalled"]
+    with TestClient(create_app(url)) as client:
+        got = client.get(f"/api/tournaments/{tid}/progress").json()
+        assert (got["done"], got["total"], got["status"]) == (5, 12, "interrupted")
+        body = page_text(client.get(f"/tournaments/{tid}"))
+        assert "<strong>5</strong> of 12 matches" in body and f"arena tournament resume {tid}" in body
+        assert "tournament.js" not in body  # only a running tournament's page refreshes itself
+        assert client.get("/api/tournaments/99/progress").status_code == 404
+
+
+def test_a_running_tournament_page_refreshes_itself(tmp_path: Path) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    tid = running_tournament(url, 3)
+    with TestClient(create_app(url)) as client:
+        body = page_text(client.get(f"/tournaments/{tid}"))
+        assert "/static/tournament.js" in body and f'data-progress-url="/api/tournaments/{tid}/progress"' in body
+        assert "<strong>3</strong> of 12 matches" in body
+        assert client.get("/static/tournament.js").status_code == 200
+        listing = page_text(client.get("/tournaments"))
+        assert '3 <span class="muted">/ 12</span>' in listing
+
+
+@pytest.mark.parametrize(("seconds", "text"), [(0, "0 s"), (59.4, "59 s"), (60, "1 min"), (200, "3 min 20 s"),
+                                               (3599, "1 h"), (3600 + 65 * 60, "2 h 5 min"), (None, "")])
+def test_duration_text(seconds: float | None, text: str) -> None:
+    assert duration_text(seconds) == text
 
 
 # -- the command ------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The web pages in a real headless Chromium (Debian's, driven by Playwright; nothing downloaded).
+"""The web pages in a real headless Chromium (Debian's, driven by Playwright; nothing downloaded;
+the fixtures are in tests/chromium.py).
 
 The data come from a real tournament: ``arena tournament run`` with the Python
 random and investor sample bots and a copy of the random bot registered under the
@@ -14,47 +15,24 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
-import uvicorn
 
 from leaderboard.rows import MatchRow
 from leaderboard.store import Store
-from leaderboard.web import create_app
+from tests.chromium import REPO, browser, chromium, expect_step, open_tab, readme_image, serve, shot  # noqa: F401
+from tests.chromium import open_replay as _open_replay
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-README_IMAGES = REPO / "docs" / "images"
 HOSTILE = "<script>alert(1)</script>"
 SAMPLE_BOTS = REPO / "sample_bots" / "python"
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("true", "1")
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Path:
-    if not CHROMIUM.exists():
-        reason = f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
-        if _in_ci():
-            pytest.fail(f"CI=true but {reason}: the browser tests must run in CI", pytrace=False)
-        pytest.skip(f"{reason}; the browser tests need it")
-    return CHROMIUM
 
 
 @pytest.fixture(scope="module")
@@ -85,53 +63,15 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def base_url(db_url: str) -> Iterator[str]:
-    """``arena serve``'s app under uvicorn in a background thread on a free port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port, log_level="warning",
-                                           ws="none", http="h11", lifespan="on"))
-    thread = threading.Thread(target=server.run, name="arena-serve", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise AssertionError("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser(chromium: Path) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(chromium), headless=True, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    with serve(db_url) as url:
+        yield url
 
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh page; fails the test if a dialog opened (an injected script ran) or a script failed."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    tab = context.new_page()
-    dialogs: list[str] = []
-    errors: list[str] = []
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    tab.on("dialog", on_dialog)
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    yield tab
-    context.close()
-    assert dialogs == [], f"a dialog opened: {dialogs}"
-    assert errors == [], f"script errors: {errors}"
+    """A fresh desktop tab; fails the test if a dialog opened (an injected script ran) or a script failed."""
+    with open_tab(browser, "desktop") as tab:
+        yield tab
 
 
 @pytest.fixture
@@ -140,33 +80,8 @@ def store(db_url: str) -> Iterator[Store]:
         yield s
 
 
-def shot(tab: Any, name: str, **kwargs: Any) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
-
-
-def readme_image(tab: Any, name: str, top: Any, bottom: Any) -> None:
-    """With ARENA_UPDATE_SCREENSHOTS=1: docs/images/NAME, from the top of ``top`` to the bottom of ``bottom``."""
-    if os.environ.get("ARENA_UPDATE_SCREENSHOTS") != "1":
-        return
-    tab.evaluate("window.scrollTo(0, 0)")  # so that bounding boxes are page coordinates
-    first, last = top.bounding_box(), bottom.bounding_box()
-    assert first is not None and last is not None
-    README_IMAGES.mkdir(parents=True, exist_ok=True)
-    clip = {"x": first["x"], "y": first["y"], "width": first["width"],
-            "height": last["y"] + last["height"] - first["y"] + 12}
-    tab.screenshot(path=str(README_IMAGES / name), clip=clip, full_page=True)
-
-
 def open_replay(tab: Any, base_url: str, match_id: str) -> Any:
-    tab.goto(f"{base_url}/matches/{quote(match_id, safe='')}")
-    viewer = tab.locator("#replay[data-ready='true']")
-    viewer.wait_for()
-    return viewer
-
-
-def expect_step(tab: Any, step: int) -> None:
-    tab.wait_for_function("s => document.getElementById('replay').dataset.step === s", arg=str(step))
+    return _open_replay(tab, f"{base_url}/matches/{quote(match_id, safe='')}")
 
 
 def check_dividend(tab: Any, event: dict[str, Any], names: dict[str, str]) -> None:
@@ -316,8 +231,8 @@ def test_the_board_shows_the_trains_of_the_replay(page: Any, base_url: str, stor
     open_replay(page, base_url, match.id)
     board = page.get_by_test_id("board")
     assert board.locator("g.cities g.city").count() == 40
-    assert board.locator("circle.slot").count() == 174
-    start = page.locator("circle.slot.train").evaluate_all("s => s.map(x => x.dataset.company)")
+    assert board.locator(".slot").count() == 174
+    start = page.locator(".slot.train").evaluate_all("s => s.map(x => x.dataset.company)")
     assert sorted(start) == sorted(["EPRG", "EPRG", "BNL", "MS", "DM", "SFRB", "UMR", "ESL", "KCC", "MRR", "WW"])
     page.keyboard.press("End")
     expect_step(page, len(events) - 1)
@@ -326,10 +241,10 @@ def test_the_board_shows_the_trains_of_the_replay(page: Any, base_url: str, stor
         if e["type"] == "build":
             builds.setdefault(e["section"], []).append(e["company"])
     for section, companies in builds.items():
-        shown = page.locator(f"circle.slot.train[data-section='{section}']:not(.start)").evaluate_all(
+        shown = page.locator(f".slot.train[data-section='{section}']:not(.start)").evaluate_all(
             "s => s.map(x => x.dataset.company)")
         assert shown == companies, section
-    colours = page.locator("circle.slot.train[data-company='DM']").evaluate_all(
+    colours = page.locator(".slot.train[data-company='DM']").evaluate_all(
         "s => s.map(x => getComputedStyle(x).fill)")
     assert set(colours) == {"rgb(27, 27, 27)"}  # DM trains are black
     shot(page, "08-board-at-the-end", full_page=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
+from arena.cli.console import make_console
 from rich.table import Table
 
 from arena.bench.engine import bench_engine
@@ -67,7 +67,7 @@ def run_engine(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError("--games must be at least 1")
     game = get_game("union_pacific")
-    console = Console()
+    console = make_console()
     table = Table(title=f"engine: {args.games} random games per table size, legal actions at every decision")
     for col in ("players", "median ms/game", "games/s", "decisions/s", "decisions/game"):
         table.add_column(col, justify="right")
@@ -91,7 +91,7 @@ def run_host(args: argparse.Namespace) -> int:
         spec = parse_bot_spec(args.bot if args.bot is not None else str(RANDOM_SAMPLE))
     except ManifestError as exc:
         raise UserError(str(exc)) from None
-    console = Console()
+    console = make_console()
     try:
         with console.status(f"timing decisions of {spec.label} and empty calls over gRPC..."):
             f = bench_host(spec, decisions=args.decisions, matches=args.matches)
@@ -135,7 +135,7 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
             require_sandbox()
         except SandboxUnavailable as exc:
             raise UserError(str(exc)) from None
-    console = Console()
+    console = make_console()
     table = Table(title="tournament: four Python random bots, 4-player tables",
                   caption="wall time includes starting the bot processes (sandboxed: a fresh process per seat of "
                           "every match, started ahead while matches play); shares: CPU seconds per wall "
@@ -167,7 +167,7 @@ def run_isolation(args: argparse.Namespace) -> int:
         require_sandbox()
     except SandboxUnavailable as exc:
         raise UserError(str(exc)) from None
-    console = Console()
+    console = make_console()
     with console.status("starting bots..."):
         s = bench_start(args.starts)
     console.print(f"bot start (Python random bot, until it answers Describe; median of {s.starts}): "
@@ -194,7 +194,7 @@ def run_greedy(args: argparse.Namespace) -> int:
         raise UserError(f"--players takes numbers like 2,3,4, got {args.players!r}") from None
     if not sizes or not all(2 <= k <= 6 for k in sizes) or args.matches < 1:
         raise UserError("--players must be table sizes 2-6 and --matches at least 1")
-    console = Console()
+    console = make_console()
     table = Table(title=f"greedy bot vs random players, {args.matches} matches per table size (greedy seat rotating)")
     for col in ("players", "wins", "win rate", "95% interval", "mean place", "mean lead"):
         table.add_column(col, justify="right")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
+from arena.cli.console import make_console
 from rich.markup import escape
 
 from arena.cli.errors import UserError
@@ -40,7 +40,7 @@ def register_check(bot_sub: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
 
     def show(step: CheckStep) -> None:
@@ -98,9 +98,9 @@ def run_add(args: argparse.Namespace) -> int:
 
     if (args.bot is None) == (args.address is None):
         raise UserError("give a manifest or --address HOST:PORT (one of them)")
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs, policy=isolation_from_args(args),
                               progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
                                                                   f"{escape(step.detail)}"))
@@ -127,8 +127,6 @@ def run_list(args: argparse.Namespace) -> int:
             "removed_at": None if r.removed_at is None else r.removed_at.isoformat(),
         } for r in rows], indent=2))
         return 0
-    from arena.cli.leaderboard_view import make_console
-
     if not rows:
         make_console().print("no bots registered yet: 'arena bot add path/to/bot.toml' (or run 'arena demo')")
         return 0
@@ -152,5 +150,5 @@ def run_remove(args: argparse.Namespace) -> int:
 
     with open_store(args) as store:
         row = store.remove_bot(args.name)
-    Console(highlight=False).print(f"removed {escape(row.name)}: its matches and ratings stay")
+    make_console(highlight=False).print(f"removed {escape(row.name)}: its matches and ratings stay")
     return 0

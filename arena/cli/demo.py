@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from arena.cli.leaderboard_view import make_console
+from arena.cli.console import make_console
 from arena.cli.options import add_db_option, describe_isolation, open_store
 from arena.host.sandbox import IsolationPolicy, sandbox_available, sandbox_unavailable_reason
 from arena.cli.tournament import DEFAULT_LOGS, play_tournament
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     entries = [str(SAMPLE_BOTS / b / "bot.toml") for b in PYTHON_BOTS]
     if not args.no_node and node_bot_ready(console):
         entries.append(str(SAMPLE_BOTS / NODE_BOT / "bot.toml"))
-    with open_store(args) as store:
+    with open_store(args, create=True) as store:
         rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {Path(e).parent.name} "
                                                                 "(arena bot check) ..."))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from arena.cli.console import make_console  # noqa: F401  (it lived here: kept for importers)
 from leaderboard.standings import Standing
 
 
@@ -32,9 +32,3 @@ def standings_table(rows: Sequence[Standing], title: str) -> Table:
             "" if row.mean_cash is None else f"{row.mean_cash:.1f}", str(row.forfeits), str(row.faults),
         )
     return table
-
-
-def make_console() -> Console:
-    """A console for command output: the terminal's width, or 120 columns when piped."""
-    probe = Console()
-    return probe if probe.is_terminal else Console(width=120)

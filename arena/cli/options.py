@@ -17,12 +17,20 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
 
 
 @contextmanager
-def open_store(args: argparse.Namespace) -> Iterator["Store"]:  # noqa: F821
-    """The store named by ``--db`` / ``ARENA_DB``; store errors become one-line user errors."""
+def open_store(args: argparse.Namespace, *, create: bool = False) -> Iterator["Store"]:  # noqa: F821
+    """The store named by ``--db`` / ``ARENA_DB``; store errors become one-line user errors.
+
+    Only the commands that write results (``create=True``: bot add, tournament run, demo)
+    may create a database; for every other one a missing database is an error that names
+    the path and the commands that create one (leaderboard/existence.py).
+    """
     from leaderboard.errors import StoreError
+    from leaderboard.existence import require_existing_database
     from leaderboard.store import Store
 
     try:
+        if not create:
+            require_existing_database(getattr(args, "db", None))
         store = Store.open(getattr(args, "db", None))
     except StoreError as exc:
         raise UserError(str(exc)) from None

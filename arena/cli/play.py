@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from arena.cli.console import make_console
 from arena.cli.errors import UserError
 from arena.cli.options import add_isolation_options, describe_isolation, isolation_from_args
 from arena.games import get_game
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 31)
     match_id = new_match_id()  # random: the bots see it, so it must not hint at the seed
     when = time.strftime("%Y%m%d-%H%M%S")
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     with BotPool(log_dir=args.logs, ready_timeout=args.ready_s, policy=policy, game=game.name) as pool:
         with console.status(f"playing {match_id} ..."):
             record = run_match(pool, specs, seed=seed, variant=args.variant, match_id=match_id, config=config)

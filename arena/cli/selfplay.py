@@ -7,7 +7,7 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
-from rich.console import Console
+from arena.cli.console import make_console
 from rich.table import Table
 
 from arena.cli.errors import UserError
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--players must be {game.min_players} to {game.max_players}, got {args.players}")
     if args.games < 1:
         raise UserError(f"--games must be at least 1, got {args.games}")
-    console = Console()
+    console = make_console()
     cash_by_place: dict[int, list[int]] = {}
     lengths: list[int] = []
     endings: Counter[str] = Counter()

@@ -15,7 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.cli.errors import UserError
-from arena.cli.leaderboard_view import make_console, standings_table
+from arena.cli.console import is_closed_pipe, make_console
+from arena.cli.leaderboard_view import standings_table
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
 from leaderboard.rows import SECRET_UNTIL_FINISHED
 
@@ -35,14 +36,19 @@ def _table_sizes(text: str) -> tuple[int, ...]:
 def register(sub: argparse._SubParsersAction) -> None:
     t = sub.add_parser("tournament", help="run and inspect round-robin tournaments",
                        description="Round-robin tournaments: every subset of the entered bots at each table size, "
-                                   "every seat rotation, one deck seed per subset (duplicate format).")
+                                   "every seat rotation, one deck seed per subset (duplicate format); with "
+                                   "--gauntlet, only the tables that hold one candidate.")
     tsub = t.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
 
     run = tsub.add_parser("run", help="create a tournament and play it",
                           description="Create a tournament and play it. With N bots, one round of table size k is "
-                                      "C(N,k)*k matches. Ctrl-C stops cleanly; 'arena tournament resume ID' goes on.")
+                                      "C(N,k)*k matches; a gauntlet of one candidate against N bots, C(N,k-1)*k. "
+                                      "Ctrl-C stops cleanly; 'arena tournament resume ID' goes on.")
     run.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST",
                      help="a registered bot name, or a bot.toml (or its folder) to check and register; repeat")
+    run.add_argument("--gauntlet", default=None, metavar="NAME|MANIFEST",
+                     help="a gauntlet: this candidate plays every table of its size with the --bot field, "
+                          "which never plays without it")
     run.add_argument("--players", type=_table_sizes, default=(4,), metavar="K[,K...]",
                      help="table sizes, 2-6 (2: the imaginary-shareholder game); default 4")
     run.add_argument("--rounds", type=int, default=1, metavar="R", help="repeat the whole schedule R times (default 1)")
@@ -173,6 +179,12 @@ def play_tournament(console: Console, store: Any, tournament_id: int, args: argp
         console.print(f"[yellow]stopped[/yellow]: the finished matches are stored; "
                       f"go on with: arena tournament resume {tournament_id}" + _db_hint(args))
         return 130
+    except (BrokenPipeError, BaseExceptionGroup) as exc:
+        if is_closed_pipe(exc):  # arena tournament run ... | head: say it where it can still be read
+            print(f"arena: the output was closed, so tournament {tournament_id} stopped; the finished matches "
+                  f"are stored; go on with: arena tournament resume {tournament_id}" + _db_hint(args),
+                  file=sys.stderr)
+        raise
     view.stop()
     console.print(f"played {summary.played} matches in {summary.wall_s:.1f} s"
                   + (f", {summary.skipped} already stored by another host" if summary.skipped else ""))
@@ -199,16 +211,20 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise UserError(f"{name} must be at least {low}, got {value}")
     console = make_console()
     policy = isolation_from_args(args)
-    with open_store(args) as store:
-        rows = resolve_bots(store, args.bot, log_dir=args.logs, policy=policy,
+    with open_store(args, create=True) as store:
+        entries = ([args.gauntlet] if args.gauntlet is not None else []) + args.bot
+        rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
+        gauntlet = rows[0].name if args.gauntlet is not None else None
         config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=args.players, rounds=args.rounds,
+                                  gauntlet=gauntlet,
                                   variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
                                   bank_ms=args.bank_ms, max_faults=args.max_faults,
                                   publish_deals=args.publish_deals,
                                   isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
         tid = create_tournament(store, config, args.seed)
-        console.print(f"tournament {tid}: {len(rows)} bots, table sizes {','.join(map(str, args.players))}, "
+        entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
+        console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
                       f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
                       f"database {store.url}")
         return play_tournament(console, store, tid, args, None, policy)
@@ -223,12 +239,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
             return 0
         policy = None
         if args.isolation is not None or args.memory_mb or args.max_procs or args.cpus:
-            from arena.tournaments import TournamentConfig
-
-            policy = isolation_from_args(args, TournamentConfig.from_json(row.config).isolation)
+            stored = row.config.get("isolation") or {}
+            policy = isolation_from_args(args, stored)
             console.print(f"resuming with {describe_isolation(policy)} (the tournament was created with "
-                          f"{TournamentConfig.from_json(row.config).isolation.get('level', 'sandbox')})")
+                          f"{stored.get('level', 'sandbox')})")
+        if _is_sprt(row):
+            from arena.cli.sprt import play_sprt
+
+            return play_sprt(console, store, args.id, args, args.concurrency, policy)
         return play_tournament(console, store, args.id, args, args.concurrency, policy)
+
+
+def _is_sprt(row: Any) -> bool:
+    return row.config.get("format") == "sprt"  # an SPRT (arena sprt): an open-ended schedule
 
 
 def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
@@ -236,14 +259,20 @@ def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
     every deal derives from), ``published`` says whether it is there."""
     from arena.tournaments import TournamentConfig, schedule_of
 
-    config = TournamentConfig.from_json(row.config)
     data: dict[str, Any] = {"id": row.id, "game": row.game, "status": str(row.status), "published": row.finished}
     if row.finished:
         data["seed"] = row.seed
+    if _is_sprt(row):  # open-ended: nothing scheduled in advance; the test's state instead
+        from arena.cli.sprt import show_sprt
+
+        data["sprt"] = show_sprt(store, row)
+        scheduled = None
+    else:
+        scheduled = len(schedule_of(TournamentConfig.from_json(row.config), row.seed))
     return {
         **data, "config": row.config,
         "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat(),
-        "matches_scheduled": len(schedule_of(config, row.seed)),
+        "matches_scheduled": scheduled,
         "matches_stored": len(store.stored_schedule_indexes(row.id)),
     }
 
@@ -263,8 +292,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         table.add_column(col)
     for t in items:
         c = t["config"]
+        matches = (f"{t['matches_stored']}/{t['matches_scheduled']}" if t["matches_scheduled"] is not None
+                   else f"{t['matches_stored']} (sprt: {t['sprt']['verdict']})")
         table.add_row(str(t["id"]), t["status"], ", ".join(c["bots"]), ",".join(map(str, c["table_sizes"])),
-                      str(c["rounds"]), f"{t['matches_stored']}/{t['matches_scheduled']}",
+                      str(c.get("rounds", "")), matches,
                       str(t["seed"]) if t["published"] else "secret", t["created_at"][:19])
     console = make_console()
     console.print(table if items else "no tournaments yet: try 'arena tournament run --help' or 'arena demo'")
@@ -279,6 +310,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     with open_store(args) as store:
         row = store.get_tournament(args.id)
+        if _is_sprt(row):
+            from arena.cli.sprt import cmd_show_sprt
+
+            return cmd_show_sprt(store, row, _tournament_json(store, row), args)
         info = _tournament_json(store, row)
         stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
         schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
@@ -300,7 +335,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     console = make_console()
     c = info["config"]
     console.print(f"[bold]tournament {info['id']}[/bold] ({info['status']}): {info['matches_stored']}/"
-                  f"{info['matches_scheduled']} matches stored; bots {', '.join(c['bots'])}; table sizes "
+                  f"{info['matches_scheduled']} matches stored; "
+                  + (f"gauntlet of {c['gauntlet']}; " if c.get("gauntlet") else "")
+                  + f"bots {', '.join(c['bots'])}; table sizes "
                   f"{','.join(map(str, c['table_sizes']))}; {c['rounds']} round(s); variant {c['variant']}; "
                   f"clocks {c['decision_ms']} ms + {c['bank_ms']} ms bank; seed: {_seed_text(info)}"
                   + ("; each deal's replays published once all its seatings are stored"

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.names import name_problem
+
 #: The file name looked for when a spec names a folder.
 MANIFEST_NAME = "bot.toml"
 
@@ -128,6 +130,9 @@ def manifest_from_data(data: dict[str, Any], path: Path) -> BotManifest:
     for key in _REQUIRED_STR:
         if not values[key].strip():
             raise ManifestError(f"{path}: field {key!r} must not be empty")
+    problem = name_problem(values["name"])
+    if problem is not None:
+        raise ManifestError(f"{path}: field 'name': {problem}")
     if "command" not in data:
         raise ManifestError(f"{path}: missing field 'command' (a list such as [\"python\", \"bot.py\", "
                             "\"--address\", \"{address}\"])")

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Sequence, TypeVar
+from typing import Callable, Generic, Iterable, TypeVar
 
 import trio
 
@@ -49,7 +50,7 @@ class Outcome(Generic[R]):
 
 
 async def execute(
-    pairings: Sequence[Pairing],
+    pairings: Iterable[Pairing],
     play: Callable[[Pairing, threading.Event], R],
     record: Callable[[Pairing, R], None],
     *,
@@ -62,11 +63,15 @@ async def execute(
 
     ``play`` raising marks that pairing failed (the others go on); an exception
     for which ``is_cancellation`` is true counts as a cancellation instead.
+    ``pairings`` may be a lazy iterable (an open-ended schedule, such as a sequential
+    test's): it is read one pairing at a time, as a slot frees, and no further once
+    ``cancel`` is set; ``scheduled`` then counts the pairings read.
     """
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     cancel = cancel if cancel is not None else threading.Event()
-    summary = ExecutionSummary(scheduled=len(pairings))
+    sized = isinstance(pairings, Sequence)
+    summary = ExecutionSummary(scheduled=len(pairings) if sized else 0)
     limiter = trio.CapacityLimiter(concurrency)  # matches at once
     threads = trio.CapacityLimiter(concurrency)  # their worker threads (trio's default allows 40)
     started = time.monotonic()
@@ -107,6 +112,10 @@ async def execute(
             outer.start_soon(watch_cancel)
             async with trio.open_nursery() as nursery:
                 for pairing in pairings:
+                    if cancel.is_set():
+                        break
+                    if not sized:
+                        summary.scheduled += 1
                     # start in schedule order: each task takes a limiter slot before the next starts
                     await nursery.start(one, pairing)
             finished = True
@@ -117,6 +126,6 @@ async def execute(
             raise KeyboardInterrupt() from None
         raise
     finally:
-        summary.cancelled = cancel.is_set() and summary.played + summary.skipped + len(summary.failed) < len(pairings)
+        summary.cancelled = cancel.is_set() and summary.played + summary.skipped + len(summary.failed) < summary.scheduled
         summary.wall_s = time.monotonic() - started
     return summary

@@ -7,7 +7,9 @@ stored" and resumes after any crash.
 Format (duplicate round robin): in every round, for every table size asked for, every
 subset of that many bots plays once in every seat rotation, so each bot sits in each
 seat exactly once per subset.  All rotations of one subset share one deck seed, so the
-luck of the deal is the same for every seating and cancels out.
+luck of the deal is the same for every seating and cancels out.  A *gauntlet* keeps only
+the subsets that hold its candidate: one bot against the field, the field never
+playing itself.
 
 The tournament seed is a secret key: every deck seed derives from it through SHA-256
 (:func:`subset_seed`), so whoever knows it can deal every hand of the tournament,
@@ -19,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,13 +59,19 @@ def generate_schedule(
     rounds: int,
     seed: int,
     variant: str = "standard",
+    gauntlet: str | None = None,
 ) -> list[Pairing]:
-    """Every match of a duplicate round robin, in playing order.
+    """Every match of a duplicate round robin (or gauntlet), in playing order.
 
     For each round, for each table size (ascending), for each subset of that many
     bots (:func:`itertools.combinations` in entry order), one match per seat
     rotation of the subset.  With N bots a round of table size k holds C(N, k) * k
-    matches.  Raises :class:`ValueError` naming the problem for unusable input.
+    matches.  With ``gauntlet`` (one of the bots, the candidate), only the subsets
+    that hold it are played: the candidate meets every (k-1)-subset of the other
+    N-1 bots, C(N-1, k-1) * k matches per round of table size k, and the field
+    never plays without it.  A subset's deck seed is the same as in the round
+    robin of the same bots.  Raises :class:`ValueError` naming the problem for
+    unusable input.
     """
     names = _check_bots(bots)
     sizes = _check_table_sizes(table_sizes, len(names))
@@ -72,11 +81,15 @@ def generate_schedule(
     _check_int("seed", seed)
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+    if gauntlet is not None and gauntlet not in names:
+        raise ValueError(f"the gauntlet candidate {gauntlet!r} is not among the bots")
 
     schedule: list[Pairing] = []
     for round_number in range(1, rounds + 1):
         for size in sizes:
             for subset in itertools.combinations(names, size):
+                if gauntlet is not None and gauntlet not in subset:
+                    continue
                 deck_seed = subset_seed(seed, round_number, size, subset)
                 for shift in range(size):
                     schedule.append(
@@ -91,6 +104,16 @@ def generate_schedule(
                         )
                     )
     return schedule
+
+
+def schedule_length(bot_count: int, table_sizes: Sequence[int], rounds: int) -> int:
+    """How many matches :func:`generate_schedule` makes, without making them:
+    ``rounds`` times the sum over the table sizes k of C(bot_count, k) * k."""
+    sizes = _check_table_sizes(table_sizes, bot_count)
+    _check_int("rounds", rounds)
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    return rounds * sum(math.comb(bot_count, k) * k for k in sizes)
 
 
 def subset_seed(

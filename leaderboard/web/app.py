@@ -33,13 +33,15 @@ from urllib.parse import quote
 import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from arena.games import get_game
+from arena.games.base import ReplayError
+from arena.replay import action_event_spans
 from leaderboard.errors import (
     CorruptDataError,
     UnknownBotError,
@@ -57,6 +59,9 @@ from leaderboard.rows import (
 )
 from leaderboard.standings import Standing, compute_standings
 from leaderboard.store import Store
+from leaderboard.web.board import COMPANY_COLOURS, COMPANY_SHAPES, TRACK_STYLES, board_json  # noqa: F401 (re-exported)
+from leaderboard.web.progress import duration_text, progress_json, schedule_total
+from leaderboard.web.security import SecurityHeaders
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
     Redactor,
@@ -67,34 +72,11 @@ from leaderboard.web.publication import (
     public_replay,
 )
 
-__all__ = ["COMPANY_COLOURS", "TRACK_STYLES", "create_app"]
+__all__ = ["COMPANY_COLOURS", "COMPANY_SHAPES", "TRACK_STYLES", "create_app", "duration_text"]
 
 HERE = Path(__file__).resolve().parent
 RECENT_MATCHES = 20  # on a bot page
 TOURNAMENT_MATCHES = 500  # listed on a tournament page
-
-#: Train colours per company.  The rules name EPRG green, BNL red and DM black.
-COMPANY_COLOURS: dict[str, str] = {
-    "EPRG": "#2e8b3e",
-    "BNL": "#d62728",
-    "MS": "#f28c1a",
-    "DM": "#1b1b1b",
-    "SFRB": "#2450c8",
-    "UMR": "#8e44ad",
-    "ESL": "#e3bd00",
-    "KCC": "#e377c2",
-    "MRR": "#8c564b",
-    "WW": "#17a9b8",
-    "UP": "#5b6770",
-}
-
-#: How the board draws each track type: line colour and SVG dash pattern ("" = solid).
-TRACK_STYLES: dict[str, dict[str, str]] = {
-    "PLAIN": {"colour": "#9aa3ad", "dash": "", "label": "plain"},
-    "COAST": {"colour": "#6fa8dc", "dash": "", "label": "coast"},
-    "BORDER": {"colour": "#9aa3ad", "dash": "7 4", "label": "border"},
-    "MOUNTAIN": {"colour": "#b08d6a", "dash": "2 3", "label": "mountain"},
-}
 
 _NOT_FOUND = (UnknownBotError, UnknownMatchError, UnknownTournamentError)
 
@@ -141,6 +123,7 @@ def tournament_json(store: Store, row: TournamentRow) -> dict[str, Any]:
         "created_at": row.created_at.isoformat(),
         "updated_at": row.updated_at.isoformat(),
         "matches_stored": len(store.stored_schedule_indexes(row.id)),
+        "matches_total": schedule_total(row.config),
     }
 
 
@@ -323,9 +306,23 @@ def _load_match(store: Store, match_id: str) -> tuple[MatchRow, dict[str, Any] |
     return row, row.replay, None
 
 
-def _full_match_json(row: MatchRow, replay: dict[str, Any] | None, error: str | None) -> dict[str, Any]:
+def _full_match_json(row: MatchRow, replay: dict[str, Any] | None, error: str | None,
+                     with_decisions: bool = True) -> dict[str, Any]:
     return {**match_summary_json(row), "isolation": isolation_json(replay), "extra": row.extra,
-            "replay": None if replay is None else public_replay(replay), "replay_error": error}
+            "replay": None if replay is None else public_replay(replay), "replay_error": error,
+            "decision_events": None if replay is None or not with_decisions else decision_events(replay)}
+
+
+def decision_events(replay: dict[str, Any]) -> list[list[int]] | None:
+    """For each decision (action) of the replay, the events it produced, ``[first, end)``.
+
+    The game says so by re-playing the actions (a few ms); None when the replay cannot
+    be re-played to its stored events.  Decision numbers (faults, debug lines) index it.
+    """
+    try:
+        return [[first, end] for first, end in action_event_spans(replay)]
+    except ReplayError:
+        return None
 
 
 def match_json(store: Store, match_id: str, visibility: Visibility | None = None) -> dict[str, Any]:
@@ -341,15 +338,18 @@ def match_json(store: Store, match_id: str, visibility: Visibility | None = None
 
 
 def match_page_json(store: Store, match_id: str, visibility: Visibility) -> dict[str, Any]:
-    """What the match page shows: :func:`match_json` plus ``replay_hidden`` (None, or why
-    the replay is not shown) and the bots' ``versions`` by seat; a match not yet public
-    has its result, versions and isolation only."""
+    """What the match page shows: :func:`match_json` (``decision_events`` left None: only the
+    viewer reads them, from the API) plus ``replay_hidden`` (None, or why the replay is not
+    shown) and the bots' ``versions`` by seat; a match not yet public has its result,
+    versions and isolation only."""
     row, replay, error = _load_match(store, match_id)
     versions = {seat.get("seat"): seat.get("version") for seat in _replay_match_field({"replay": replay}, "seats")}
     if visibility.published(row):
-        return {**_full_match_json(row, replay, error), "replay_hidden": None, "versions": versions}
+        return {**_full_match_json(row, replay, error, with_decisions=False), "replay_hidden": None,
+                "versions": versions}
     return {**match_summary_json(row, published=False), "isolation": isolation_json(replay), "extra": {},
-            "replay": None, "replay_error": None, "replay_hidden": visibility.hidden_message(row),
+            "replay": None, "replay_error": None, "decision_events": None,
+            "replay_hidden": visibility.hidden_message(row),
             "versions": versions}
 
 
@@ -359,28 +359,6 @@ def _match_without_replay(store: Store, match_id: str) -> MatchRow:
         if row.id == match_id:
             return row
     raise UnknownMatchError(f"no match with id {match_id!r}")  # pragma: no cover - get_match found it
-
-
-def board_json(game_name: str = "union_pacific") -> dict[str, Any]:
-    """The board data (cities, sections with their index, companies) and how to draw it."""
-    game = get_game(game_name)
-    data = game.board.data  # type: ignore[attr-defined]
-    return {
-        "game": game_name,
-        **game.board_info(),
-        "note": data.get("note", ""),
-        "cities": data["cities"],
-        "sections": [{"index": i, **s} for i, s in enumerate(data["sections"])],
-        "companies": [
-            {"code": code, **data["companies"][code], "colour": COMPANY_COLOURS[code]}
-            for code in COMPANY_COLOURS
-            if code in data["companies"]
-        ],
-        "union_pacific": {"code": "UP", "shares": data["union_pacific_shares"], "colour": COMPANY_COLOURS["UP"]},
-        "track_types": data["track_types"],
-        "wild_cards": data["wild_cards"],
-        "track_styles": TRACK_STYLES,
-    }
 
 
 # -- the rating chart (inline SVG, drawn here) ---------------------------------------
@@ -435,17 +413,36 @@ def _templates() -> Jinja2Templates:
         lstrip_blocks=True,
     )
     env.filters["fmt"] = lambda value, spec: "" if value is None else format(value, spec)
+    env.filters["duration"] = duration_text
     return Jinja2Templates(env=env)
+
+
+#: The largest whole number a query or path may carry (the store's ids are signed 64-bit).
+MAX_WHOLE_NUMBER = 2**63 - 1
+
+
+def whole_number(raw: str | int, what: str, minimum: int = 0, maximum: int = MAX_WHOLE_NUMBER) -> int:
+    """``raw`` as an int in ``[minimum, maximum]``; HTTP 400 naming ``what`` otherwise."""
+    if isinstance(raw, str):
+        text = raw.strip()
+        if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 24:
+            raise HTTPException(400, f"{what} must be a whole number, got {raw[:40]!r}")
+        raw = int(text)
+    if not minimum <= raw <= maximum:
+        shown = str(raw) if len(str(raw)) <= 24 else f"{str(raw)[:20]}..."
+        raise HTTPException(400, f"{what} must be between {minimum} and {maximum}, got {shown}")
+    return raw
 
 
 def _tournament_param(request: Request) -> int | None:
     raw = request.query_params.get("tournament")
     if raw is None or raw == "":
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise HTTPException(400, f"tournament must be a tournament id (a whole number), got {raw!r}") from None
+    return whole_number(raw, "tournament (a tournament id)", minimum=1)
+
+
+def _tournament_path(request: Request) -> int:
+    return whole_number(request.path_params["tournament_id"], "the tournament id", minimum=1)
 
 
 def create_app(db_url: str | None = None) -> Starlette:
@@ -490,7 +487,7 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def tournament_page(request: Request) -> Response:
         s = store()
-        tid = request.path_params["tournament_id"]
+        tid = _tournament_path(request)
         board = leaderboard_json(s, ratings, tid)
         visibility = Visibility(s)
         matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
@@ -498,6 +495,7 @@ def create_app(db_url: str | None = None) -> Starlette:
             "title": f"Tournament {tid}",
             "board": board,
             "tournament": board["tournament"],
+            "progress": progress_json(s, s.get_tournament(tid)),
             "matches": [match_summary_json(m, visibility.published(m)) for m in matches],
             "match_limit": TOURNAMENT_MATCHES,
             "secret": SECRET_UNTIL_FINISHED,
@@ -546,11 +544,15 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def api_tournament(request: Request) -> Response:
         s = store()
-        tid = request.path_params["tournament_id"]
+        tid = _tournament_path(request)
         visibility = Visibility(s)
         data = tournament_json(s, visibility.tournament(tid))
         data["matches"] = [match_summary_json(m, visibility.published(m)) for m in s.list_matches(tournament_id=tid)]
         return api(data)
+
+    def api_tournament_progress(request: Request) -> Response:
+        s = store()
+        return api(progress_json(s, s.get_tournament(_tournament_path(request))))
 
     def api_bots(request: Request) -> Response:
         return api([bot_info_json(b) for b in store().list_bots(include_removed=True)])
@@ -561,12 +563,7 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def api_matches(request: Request) -> Response:
         raw_limit = request.query_params.get("limit")
-        try:
-            limit = None if raw_limit in (None, "") else int(raw_limit)
-        except ValueError:
-            raise HTTPException(400, f"limit must be a whole number, got {raw_limit!r}") from None
-        if limit is not None and limit < 0:
-            raise HTTPException(400, f"limit must be 0 or more, got {limit}")
+        limit = None if raw_limit in (None, "") else whole_number(raw_limit, "limit")
         s = store()
         visibility = Visibility(s)
         rows = s.list_matches(tournament_id=_tournament_param(request),
@@ -625,6 +622,7 @@ def create_app(db_url: str | None = None) -> Starlette:
         Route("/api/leaderboard", api_leaderboard),
         Route("/api/tournaments", api_tournaments),
         Route("/api/tournaments/{tournament_id:int}", api_tournament),
+        Route("/api/tournaments/{tournament_id:int}/progress", api_tournament_progress),
         Route("/api/bots", api_bots),
         Route("/api/bots/{name:path}", api_bot),
         Route("/api/matches", api_matches),
@@ -638,7 +636,8 @@ def create_app(db_url: str | None = None) -> Starlette:
         ReplayNotPublished: not_published,
         **{cls: not_found for cls in _NOT_FOUND},
     }
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
+                     middleware=[Middleware(SecurityHeaders)])
 
 
 def _replay_match_field(data: dict[str, Any], field: str) -> list[dict[str, Any]]:

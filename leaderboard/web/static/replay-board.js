@@ -1,0 +1,310 @@
+// The board of the replay viewer: cities, sections and their train spaces, drawn from
+// the board data (/api/board); trains in their company's colour *and* shape, so that
+// they read without colour too; city labels placed where they hide no train space.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const WIDTH = 1000;          // the board's width in SVG units
+const PAD = 46;
+const SLOT_R = 5.2;          // an empty train space
+const TRAIN_R = 5.6;         // a train (its shape's nominal radius)
+const LABEL_PX = 11;         // city labels are drawn this many screen pixels high
+export const ZOOMS = [1, 1.5, 2, 3, 4];
+
+export function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  if (attrs) Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+// -- shapes --------------------------------------------------------------------------
+
+function polygon(x, y, radius, degrees) {
+  return degrees.map(function (d, i) {
+    const a = d * Math.PI / 180;
+    return (i ? "L" : "M") + (x + radius * Math.cos(a)).toFixed(2) + " " + (y + radius * Math.sin(a)).toFixed(2);
+  }).join(" ") + " Z";
+}
+
+function star(x, y, r) {
+  const points = [];
+  for (let i = 0; i < 10; i++) {
+    const a = (-90 + i * 36) * Math.PI / 180;
+    const radius = i % 2 ? r * 0.55 : r * 1.35;
+    points.push((i ? "L" : "M") + (x + radius * Math.cos(a)).toFixed(2) + " " + (y + radius * Math.sin(a)).toFixed(2));
+  }
+  return points.join(" ") + " Z";
+}
+
+function plus(x, y, r, turn) {
+  const w = r * 0.42, l = r * 1.2;
+  const pts = [[-w, -l], [w, -l], [w, -w], [l, -w], [l, w], [w, w], [w, l], [-w, l], [-w, w], [-l, w], [-l, -w], [-w, -w]];
+  const c = Math.cos(turn), s = Math.sin(turn);
+  return pts.map(function (p, i) {
+    return (i ? "L" : "M") + (x + p[0] * c - p[1] * s).toFixed(2) + " " + (y + p[0] * s + p[1] * c).toFixed(2);
+  }).join(" ") + " Z";
+}
+
+//: The path of a shape named by /api/board (``companies[].shape``) centred on x, y.
+export function shapePath(shape, x, y, r) {
+  switch (shape) {
+    case "square": { const s = r * 0.88; return "M" + (x - s) + " " + (y - s) + " h" + 2 * s + " v" + 2 * s + " h" + -2 * s + " Z"; }
+    case "triangle-up": return polygon(x, y + r * 0.15, r * 1.3, [-90, 30, 150]);
+    case "triangle-down": return polygon(x, y - r * 0.15, r * 1.3, [90, 210, 330]);
+    case "triangle-right": return polygon(x - r * 0.15, y, r * 1.3, [0, 120, 240]);
+    case "triangle-left": return polygon(x + r * 0.15, y, r * 1.3, [180, 300, 60]);
+    case "diamond": return polygon(x, y, r * 1.25, [-90, 0, 90, 180]);
+    case "star": return star(x, y, r);
+    case "plus": return plus(x, y, r, 0);
+    case "cross": return plus(x, y, r, Math.PI / 4);
+    default: return "M" + (x - r) + " " + y + " a" + r + " " + r + " 0 1 0 " + 2 * r + " 0 a" + r + " " + r + " 0 1 0 " + -2 * r + " 0 Z";
+  }
+}
+
+//: A small SVG of a company's train (legend, chips).
+export function trainIcon(company, size) {
+  const icon = svgEl("svg", { width: size, height: size, viewBox: "0 0 16 16", class: "train-icon", "aria-hidden": "true" });
+  const path = svgEl("path", { d: shapePath(company.shape, 8, 8, 5.2), class: "train-shape" });
+  path.style.fill = company.colour;
+  icon.appendChild(path);
+  return icon;
+}
+
+// -- label placement ---------------------------------------------------------------------
+
+function overlaps(a, b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+
+function segmentHitsBox(seg, box) {
+  // Liang–Barsky clipping of the segment against the box.
+  let t0 = 0, t1 = 1;
+  const dx = seg[2] - seg[0], dy = seg[3] - seg[1];
+  const checks = [[-dx, seg[0] - box.x0], [dx, box.x1 - seg[0]], [-dy, seg[1] - box.y0], [dy, box.y1 - seg[1]]];
+  for (let i = 0; i < 4; i++) {
+    const p = checks[i][0], q = checks[i][1];
+    if (p === 0) { if (q < 0) return false; continue; }
+    const t = q / p;
+    if (p < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
+  }
+  return true;
+}
+
+// Candidate places around a city, best first: the anchor, text-anchor and the text's box
+// (``ascent`` and ``descent`` as the font draws them).
+function candidates(x, y, r, width, size, ascent, descent) {
+  const out = [];
+  [r + 2.5, r + 2.5 + size * 0.6, r + 10, r + 16].forEach(function (d) {  // the farther rings only when the near ones are taken
+    const diag = d * 0.72;
+    [
+      [diag, -diag, "start"], [d, ascent / 2 - descent / 2, "start"], [diag, diag + ascent, "start"],
+      [-diag, -diag, "end"], [-d, ascent / 2 - descent / 2, "end"], [-diag, diag + ascent, "end"],
+      [0, -d - descent, "middle"], [0, d + ascent, "middle"],
+    ].forEach(function (c) {
+      const ax = x + c[0], ay = y + c[1];
+      const x0 = c[2] === "start" ? ax : c[2] === "end" ? ax - width : ax - width / 2;
+      out.push({ x: ax, y: ay, anchor: c[2], box: { x0: x0 - 1, x1: x0 + width + 1, y0: ay - ascent - 1, y1: ay + descent + 1 } });
+    });
+  });
+  return out;
+}
+
+// Place each city's label where it covers no train space, no city and no other label
+// (and crosses as few tracks as it can), most important cities first; a label with no
+// such place is hidden (the city's tooltip still names it; zoom in to see it).
+function placeLabels(items, obstacles, segments, size, metrics, height) {
+  const placed = [];
+  const bounds = { x0: 0, y0: 0, x1: WIDTH, y1: height };
+  items.forEach(function (item) {
+    let best = null;
+    candidates(item.x, item.y, item.r, item.width, size, metrics.ascent, metrics.descent).forEach(function (c, order) {
+      const b = c.box;
+      let hard = b.x0 < bounds.x0 || b.x1 > bounds.x1 || b.y0 < bounds.y0 || b.y1 > bounds.y1;
+      for (let i = 0; !hard && i < obstacles.length; i++) hard = overlaps(b, obstacles[i]);
+      for (let i = 0; !hard && i < placed.length; i++) hard = overlaps(b, placed[i].box);
+      if (hard) return;
+      let cost = order;
+      segments.forEach(function (s) { if (segmentHitsBox(s, b)) cost += 12; });
+      if (best === null || cost < best.cost) best = Object.assign({ cost: cost }, c);
+    });
+    if (best) placed.push(best);
+    item.place = best;
+  });
+}
+
+// -- the board -------------------------------------------------------------------------
+
+export function drawBoard(svg, board, words) {
+  const companies = {};
+  board.companies.forEach(function (c) { companies[c.code] = c; });
+  const lons = board.cities.map(function (c) { return c.lon; });
+  const lats = board.cities.map(function (c) { return c.lat; });
+  const minLon = Math.min.apply(null, lons), maxLon = Math.max.apply(null, lons);
+  const minLat = Math.min.apply(null, lats), maxLat = Math.max.apply(null, lats);
+  const k = Math.cos(((minLat + maxLat) / 2) * Math.PI / 180);
+  const scale = (WIDTH - 2 * PAD) / ((maxLon - minLon) * k);
+  const height = Math.round((maxLat - minLat) * scale + 2 * PAD);
+  svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + height);
+  const at = {};
+  board.cities.forEach(function (c) {
+    at[c.name] = [PAD + (c.lon - minLon) * k * scale, PAD + (maxLat - c.lat) * scale];
+  });
+
+  const tracks = svgEl("g", { class: "tracks" });
+  const slots = svgEl("g", { class: "slots" });
+  const cities = svgEl("g", { class: "cities" });
+  const labels = svgEl("g", { class: "city-labels" });
+  const slotNodes = [];
+  const sectionNodes = [];
+  const obstacles = [];
+  const segments = [];
+  const degree = {};
+  board.sections.forEach(function (s, i) {
+    const a = at[s.a], b = at[s.b];
+    degree[s.a] = (degree[s.a] || 0) + 1;
+    degree[s.b] = (degree[s.b] || 0) + 1;
+    segments.push([a[0], a[1], b[0], b[1]]);
+    const style = board.track_styles[s.type] || { colour: "#999", dash: "" };
+    const line = svgEl("line", {
+      x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: style.colour, "stroke-width": 3.2,
+      "stroke-linecap": "round", class: "track track-" + s.type, "data-section": i,
+    });
+    if (style.dash) line.setAttribute("stroke-dasharray", style.dash);
+    line.appendChild(svgEl("title", null, words.sectionName(i) + " · " + s.type + " · " + s.spaces + " spaces"));
+    tracks.appendChild(line);
+    sectionNodes.push(line);
+    const nodes = [];
+    for (let j = 0; j < s.spaces; j++) {
+      const t = (j + 1) / (s.spaces + 1);
+      const x = a[0] + (b[0] - a[0]) * t, y = a[1] + (b[1] - a[1]) * t;
+      const reach = TRAIN_R * 1.4;  // the largest train shape (the star) fits in this square
+      obstacles.push({ x0: x - reach, x1: x + reach, y0: y - reach, y1: y + reach });
+      const slot = svgEl("path", { d: shapePath("circle", x, y, SLOT_R), class: "slot", "data-section": i, "data-slot": j,
+        "data-x": x.toFixed(1), "data-y": y.toFixed(1) });
+      const title = svgEl("title", null, "");
+      slot.appendChild(title);
+      slots.appendChild(slot);
+      nodes.push({ node: slot, title: title, x: x, y: y, company: undefined });
+    }
+    slotNodes.push(nodes);
+  });
+
+  const homes = {};
+  board.companies.forEach(function (c) { (homes[c.home] = homes[c.home] || []).push(c.code); });
+  const items = [];
+  board.cities.forEach(function (c) {
+    const p = at[c.name];
+    const r = homes[c.name] ? 6.5 : 4.5;
+    obstacles.push({ x0: p[0] - r - 1, x1: p[0] + r + 1, y0: p[1] - r - 1, y1: p[1] + r + 1 });
+    const g = svgEl("g", { class: "city" + (homes[c.name] ? " home" : "") });
+    g.appendChild(svgEl("circle", { cx: p[0], cy: p[1], r: r }));
+    if (homes[c.name]) {
+      const dot = svgEl("circle", { cx: p[0], cy: p[1], r: 3, class: "home-dot" });
+      dot.setAttribute("fill", companies[homes[c.name][0]].colour);
+      g.appendChild(dot);
+    }
+    g.appendChild(svgEl("title", null, c.name + (homes[c.name] ? " · home of " + homes[c.name].join(", ") : "")));
+    cities.appendChild(g);
+    const label = svgEl("text", { class: "city-label", "data-city": c.name }, c.name);
+    labels.appendChild(label);
+    items.push({ name: c.name, x: p[0], y: p[1], r: r, node: label, home: !!homes[c.name], degree: degree[c.name] || 0 });
+  });
+  items.sort(function (a, b) { return (b.home - a.home) || (b.degree - a.degree) || (a.name < b.name ? -1 : 1); });
+  svg.appendChild(tracks);
+  svg.appendChild(cities);
+  svg.appendChild(slots);
+  svg.appendChild(labels);
+
+  // Label sizes are chosen in screen pixels: the board is redrawn when its width changes.
+  let laidFor = null;
+  function layoutLabels() {
+    const shown = svg.getBoundingClientRect().width;
+    if (!shown) return;
+    const size = Math.min(40, Math.max(4, LABEL_PX * WIDTH / shown));
+    if (laidFor !== null && Math.abs(laidFor - size) < 0.01) return;
+    laidFor = size;
+    labels.setAttribute("font-size", size.toFixed(2));
+    labels.setAttribute("stroke-width", (size * 0.28).toFixed(2));
+    let metrics = { ascent: size * 0.95, descent: size * 0.25 };
+    items.forEach(function (item, i) {
+      item.node.setAttribute("x", "0");
+      item.node.setAttribute("y", "0");
+      item.node.setAttribute("text-anchor", "start");
+      item.node.setAttribute("class", "city-label");
+      const box = item.node.getBBox();
+      item.width = box.width || item.name.length * size * 0.6;
+      if (i === 0 && box.height) metrics = { ascent: -box.y, descent: box.height + box.y };
+    });
+    placeLabels(items, obstacles, segments, size, metrics, height);
+    items.forEach(function (item) {
+      if (item.place) {
+        item.node.setAttribute("x", item.place.x.toFixed(1));
+        item.node.setAttribute("y", item.place.y.toFixed(1));
+        item.node.setAttribute("text-anchor", item.place.anchor);
+      } else {
+        item.node.setAttribute("class", "city-label unplaced");
+      }
+    });
+    svg.dataset.labelsShown = String(items.filter(function (i) { return i.place; }).length);
+  }
+
+  function render(state) {
+    state.sections.forEach(function (s, i) {
+      sectionNodes[i].classList.toggle("last-build", state.lastSection === i);
+      s.slots.forEach(function (co, j) {
+        const n = slotNodes[i][j];
+        const start = !!s.start[j];
+        if (n.company !== co) {
+          n.company = co;
+          const c = co ? companies[co] : null;
+          n.node.setAttribute("d", shapePath(c ? c.shape : "circle", n.x, n.y, c ? TRAIN_R : SLOT_R));
+          if (c) {
+            n.node.style.fill = c.colour;
+            n.node.setAttribute("data-company", co);
+            n.node.setAttribute("data-shape", c.shape);
+          } else {
+            n.node.style.removeProperty("fill");
+            n.node.removeAttribute("data-company");
+            n.node.removeAttribute("data-shape");
+          }
+        }
+        n.node.setAttribute("class", "slot" + (co ? " train" : "") + (start ? " start" : ""));
+        n.title.textContent = words.sectionName(i) + ": " +
+          (co ? co + " train (" + companies[co].shape.replace("-", " ") + ")" + (start ? ", starting space" : "") : "empty space");
+      });
+    });
+  }
+
+  return { render: render, layoutLabels: layoutLabels, height: height };
+}
+
+// -- zoom ----------------------------------------------------------------------------------
+
+// Zoom buttons for a board inside a scrolling box: the board keeps the point in the middle
+// of the box in the middle, and its labels are laid out again for the new size.
+export function zoomable(box, svg, buttons, onChange) {
+  let level = 0;
+  function set(next) {
+    next = Math.max(0, Math.min(ZOOMS.length - 1, next));
+    const before = svg.getBoundingClientRect().width || 1;
+    const cx = (box.scrollLeft + box.clientWidth / 2) / before;
+    const cy = (box.scrollTop + box.clientHeight / 2) / (svg.getBoundingClientRect().height || 1);
+    level = next;
+    svg.style.width = ZOOMS[level] * 100 + "%";
+    box.dataset.zoom = String(ZOOMS[level]);
+    box.classList.toggle("zoomed", level > 0);
+    const after = svg.getBoundingClientRect();
+    box.scrollLeft = cx * after.width - box.clientWidth / 2;
+    box.scrollTop = cy * after.height - box.clientHeight / 2;
+    buttons.out.disabled = level === 0;
+    buttons.fit.disabled = level === 0;
+    buttons.in.disabled = level === ZOOMS.length - 1;
+    onChange();
+  }
+  buttons.in.addEventListener("click", function () { set(level + 1); });
+  buttons.out.addEventListener("click", function () { set(level - 1); });
+  buttons.fit.addEventListener("click", function () { set(0); });
+  set(0);
+  return { zoomIn: function () { set(level + 1); }, zoomOut: function () { set(level - 1); } };
+}
