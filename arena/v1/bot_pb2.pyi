@@ -229,6 +229,18 @@ class UnionPacificObservation(_message.Message):
         invested: _containers.ScalarMap[str, int]
         cash: int
         def __init__(self, invested: _Optional[_Mapping[str, int]] = ..., cash: _Optional[int] = ...) -> None: ...
+    class KnownShares(_message.Message):
+        __slots__ = ("shares",)
+        class SharesEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        SHARES_FIELD_NUMBER: _ClassVar[int]
+        shares: _containers.ScalarMap[str, int]
+        def __init__(self, shares: _Optional[_Mapping[str, int]] = ...) -> None: ...
     class TrackDiscardsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -243,18 +255,6 @@ class UnionPacificObservation(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
-    class KnownShares(_message.Message):
-        __slots__ = ("shares",)
-        class SharesEntry(_message.Message):
-            __slots__ = ("key", "value")
-            KEY_FIELD_NUMBER: _ClassVar[int]
-            VALUE_FIELD_NUMBER: _ClassVar[int]
-            key: str
-            value: int
-            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
-        SHARES_FIELD_NUMBER: _ClassVar[int]
-        shares: _containers.ScalarMap[str, int]
-        def __init__(self, shares: _Optional[_Mapping[str, int]] = ...) -> None: ...
     class KnownSharesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
