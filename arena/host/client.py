@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 import weakref
 from dataclasses import dataclass
-from itertools import chain
+from operator import itemgetter
 from typing import Any, Callable, Protocol, Sequence
 
 import grpc
@@ -160,7 +160,7 @@ def _rpc_text(exc: grpc.RpcError) -> str:
 _LEGAL_ACTION_TAG = b"\x2a"  # DecisionRequest.legal_actions: field 5, length-delimited
 _OBSERVATION_FIELD_TAG = b"\x22"  # DecisionRequest.observation: field 4, length-delimited
 #: _INDEX_FIELDS[i]: Action.index = i (field 1, varint); empty for 0, as protobuf writes it.
-_INDEX_FIELDS = (b"",) + tuple(b"\x08" + varint(i) for i in range(1, 1 << 14))
+_INDEX_FIELDS = [b""] + [b"\x08" + varint(i) for i in range(1, 1 << 14)]
 
 
 class DecisionEncoder:
@@ -205,12 +205,16 @@ class DecisionEncoder:
             return b"".join(length_prefixed(_LEGAL_ACTION_TAG, self.action_bytes(state, a) + (b"\x08" + varint(i) if i else b""))
                             for i, a in enumerate(actions))
         none, two, three = self._entries
+        n = len(actions)
+        # Entries and index fields interleaved: [entry 0, b"", entry 1, index 1, entry 2, index 2, ...]
+        parts = _INDEX_FIELDS[:n] * 2  # the right length; even places are overwritten below
+        parts[1::2] = _INDEX_FIELDS[:n]
         try:
-            parts = [none[actions[0]]]
-            if len(actions) > 1:
-                parts.append(b"".join(chain.from_iterable(zip(map(two.__getitem__, actions[1:128]), _INDEX_FIELDS[1:128]))))
-            if len(actions) > 128:
-                parts.append(b"".join(chain.from_iterable(zip(map(three.__getitem__, actions[128:]), _INDEX_FIELDS[128:]))))
+            parts[0] = none[actions[0]]
+            if n > 1:
+                parts[2:256:2] = _get_all(actions[1:128], two)
+            if n > 128:
+                parts[256::2] = _get_all(actions[128:], three)
         except KeyError:
             self._learn(state, actions)
             return self.legal_actions_bytes(state, actions)
@@ -225,6 +229,13 @@ class DecisionEncoder:
         wrapped = length_prefixed(OBSERVATION_TAG, obs)
         return b"".join((head, length_prefixed(_OBSERVATION_FIELD_TAG, wrapped),
                          self.legal_actions_bytes(state, actions)))
+
+
+def _get_all(keys: Sequence[int], table: dict[int, bytes]) -> list[bytes]:
+    """``[table[k] for k in keys]``, in one C call."""
+    if len(keys) == 1:
+        return [table[keys[0]]]
+    return list(itemgetter(*keys)(table))
 
 
 def _entry(body: bytes, index_bytes: int) -> bytes:

@@ -375,58 +375,84 @@ class ObservationEncoder:
     def __init__(self) -> None:
         self._kept: dict[Any, tuple[Any, bytes]] = {}
 
-    def _reuse(self, key: Any, value: Any, write: Callable[[Any], bytes]) -> bytes:
-        seen = self._kept.get(key)
-        if seen is not None:
-            old = seen[0]
-            if old is not value and type(old) is type(value) and old == value:
-                return seen[1]
-        data = write(value)
-        self._kept[key] = (value, data)
-        return data
-
-    def _rows(self, name: str, rows: Any) -> bytes:
-        if type(rows) is not list:
-            return field_bytes(name, rows)
-        whole = self._kept.get(name)
-        if whole is not None and whole[0] is not rows and whole[0] == rows:
-            return whole[1]
-        tag, row_bytes = _LEN_TAG[name], _ROWS[name]
-        parts = []
-        try:
-            for i, row in enumerate(rows):
-                parts.append(self._reuse((name, i), row, lambda r: length_prefixed(tag, row_bytes(r))))
-        except _Unexpected:
-            return field_bytes(name, rows)
-        data = b"".join(parts)
-        self._kept[name] = (rows, data)
-        return data
-
     def encode(self, observation: Mapping[str, Any]) -> bytes:
         o = observation
         if type(o) is not dict or o.keys() != _KEYSET or o["game"] != UNION_PACIFIC:
             check_observation(o)  # raises, naming the problem
+        kept = self._kept
         try:  # the scalars, straight
             current = o["current_seat"]
             pending = o["pending_first_investment"]
-            head = b"".join([
-                *[tag + _VARINT_OF[v] for tag, v in zip(_SCALAR_TAGS, _scalars(o)) if v != 0],
-                b"" if current is None else _CURRENT_TAG + _VARINT_OF[current],
-                _str(_VARIANT_TAG, o["variant"]),
-                _str(_DECISION_TAG, o["decision"]),
-                b"" if pending is None else _str(_PENDING_TAG, pending, present=True),
-                _display(o["display"]),
-            ])
+            parts = [tag + _VARINT_OF[v] for tag, v in zip(_SCALAR_TAGS, _scalars(o)) if v != 0]
+            parts += (b"" if current is None else _CURRENT_TAG + _VARINT_OF[current],
+                      _str(_VARIANT_TAG, o["variant"]), _str(_DECISION_TAG, o["decision"]),
+                      b"" if pending is None else _str(_PENDING_TAG, pending, present=True),
+                      _display(o["display"]))
         except (KeyError, TypeError, _Unexpected):
-            head = b"".join([field_bytes(name, o[name]) for name in _HEAD_FIELDS])
-        kept = [self._reuse(name, o[name], _KEPT_WRITERS[name]) for name in _KEPT_ORDER]
-        known = o["known_shares"]
-        return b"".join((
-            head, *kept, self._rows("companies", o["companies"]), self._rows("players", o["players"]),
-            field_bytes("hand", o["hand"]), field_bytes("imaginary", o["imaginary"]),
-            events_bytes(o["public_events"]),
-            self._reuse(("known_shares", o["seat"]), known, _KEPT_WRITERS["known_shares"]),
-        ))
+            parts = [field_bytes(name, o[name]) for name in _HEAD_FIELDS]
+        seat = o["seat"]
+        for name, key in (("track_discards", "track_discards"), ("boxed_four_of_a_kind", "boxed_four_of_a_kind"),
+                          ("free_spaces", "free_spaces"), ("known_shares", ("known_shares", seat))):
+            value = o[name]
+            seen = kept.get(key)
+            if seen is not None and seen[0] == value and seen[0] is not value:
+                parts.append(seen[1])
+            else:
+                data = field_bytes(name, value)
+                kept[key] = (value, data)
+                parts.append(data)
+        for name in ("companies", "players"):
+            rows = o[name]
+            seen = kept.get(name)
+            if seen is not None and seen[0] == rows and seen[0] is not rows:
+                parts.append(seen[1])
+                continue
+            data = self._rows(name, rows)
+            kept[name] = (rows, data)
+            parts.append(data)
+        hand = o["hand"]
+        try:
+            key = (tuple(hand["shares"].items()), tuple(hand["track"].items())) if hand.keys() == _HAND_KEYS else None
+            data = _HANDS.get(key) if key is not None else None
+        except (TypeError, KeyError, AttributeError):
+            key = data = None
+        if data is None:
+            data = field_bytes("hand", hand)
+            if key is not None:
+                if len(_HANDS) >= 1 << 14:
+                    _HANDS.clear()
+                _HANDS[key] = data
+        parts.append(data)
+        if o["imaginary"] is not None:
+            parts.append(field_bytes("imaginary", o["imaginary"]))
+        parts.append(events_bytes(o["public_events"]))
+        return b"".join(parts)
+
+    def _rows(self, name: str, rows: Any) -> bytes:
+        """A repeated message field, each row's bytes reused while the row at its place is unchanged."""
+        if type(rows) is not list:
+            return field_bytes(name, rows)
+        tag, write = _LEN_TAG[name], _ROWS[name]
+        before = self._kept.get((name, "rows"), ())
+        now = []
+        parts = []
+        try:
+            for i, row in enumerate(rows):
+                if i < len(before) and before[i][0] == row and before[i][0] is not row:
+                    data = before[i][1]
+                else:
+                    data = length_prefixed(tag, write(row))
+                now.append((row, data))
+                parts.append(data)
+        except _Unexpected:
+            return field_bytes(name, rows)
+        self._kept[(name, "rows")] = now
+        return b"".join(parts)
+
+
+#: Encoded hands, keyed by their items.
+_HANDS: dict[Any, bytes] = {}
+_HAND_KEYS = frozenset(("shares", "track"))
 
 
 _SCALAR_INT_FIELDS = ("seat", "num_players", "turn", "dividends_paid", "dividends_to_end", "share_deck", "track_deck",
@@ -440,9 +466,6 @@ _VARIANT_TAG = _LEN_TAG["variant"]
 _DECISION_TAG = _LEN_TAG["decision"]
 _PENDING_TAG = _LEN_TAG["pending_first_investment"]
 _HEAD_FIELDS = (*_SCALAR_INT_FIELDS, "current_seat", "variant", "decision", "pending_first_investment", "display")
-_KEPT_ORDER = ("track_discards", "boxed_four_of_a_kind", "free_spaces")
-_KEPT_WRITERS = {name: (lambda value, name=name: field_bytes(name, value))
-                 for name in (*_KEPT_ORDER, "known_shares")}
 
 
 def encode_observation(observation: Mapping[str, Any]) -> bytes:

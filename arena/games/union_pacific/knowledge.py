@@ -22,9 +22,10 @@ engine writes it) and the action history, never from the hidden state:
   one, and the UP share taken is known.  Deductions from card counts (all cards
   of a company accounted for elsewhere) are left to the bots.
 
-Event dicts are never changed here; views are new dicts.  The known-shares fold of
-a state is memoised (the log only grows), so an observation costs the events since
-the last one, not the whole log.
+Event dicts are never changed here; views are new dicts.  What a state's record has
+told so far (the known-shares fold, each seat's window start) is memoised per state
+(the log and the history only grow; a clone has lists of its own and starts again),
+so an observation costs what happened since the last one, not the whole log.
 """
 
 from __future__ import annotations
@@ -174,14 +175,6 @@ def window_start(events: Sequence[Mapping[str, Any]], history: Sequence[tuple[in
     return end
 
 
-def public_events(state: Any, seat: int) -> list[dict[str, Any]]:
-    """The events since ``seat``'s previous decision, as ``seat`` saw them."""
-    table = state.table
-    events = state.events
-    start = window_start(events, state.history, seat, lambda a: action_kind(table, a))
-    return [public_event(e, seat) for e in events[start:]]
-
-
 # -- known shares in the other seats' hands ------------------------------------------------------
 
 def fold_known(known: list[list[int]], event: Mapping[str, Any]) -> None:
@@ -221,55 +214,113 @@ def known_from_events(events: Sequence[Mapping[str, Any]]) -> list[list[int]]:
     return known
 
 
-class _Fold:
-    """The known-shares fold of one state's log up to ``consumed`` events (immutable once stored)."""
+class _Memo:
+    """What one state's record has told so far (immutable once stored): the known-shares
+    fold of its first ``consumed`` events, and each seat's window start, as of ``decided``
+    actions."""
 
-    __slots__ = ("events", "consumed", "last", "known")
+    __slots__ = ("events", "history", "consumed", "last", "decided", "known", "items", "starts")
 
-    def __init__(self, events: list, consumed: int, known: tuple[tuple[int, ...], ...]) -> None:
-        self.events = events  # the very list: a clone has its own, and starts again
-        self.consumed = consumed
-        self.last = events[consumed - 1] if consumed else None
+    def __init__(self, events: list, history: list, known: tuple[tuple[int, ...], ...],
+                 items: tuple[tuple[tuple[str, int], ...], ...], starts: tuple[int, ...]) -> None:
+        self.events = events  # the very lists: a clone has its own, and starts again
+        self.history = history
+        self.consumed = len(events)
+        self.last = events[-1] if events else None
+        self.decided = len(history)
         self.known = known
+        #: per seat, the (code, count) pairs of its known cards, zero counts left out
+        self.items = items
+        self.starts = starts
 
 
-#: The last fold of each state (entries are replaced, never changed: states played in different
-#: threads each read and write their own entry).
-_FOLDS: "weakref.WeakKeyDictionary[Any, _Fold]" = weakref.WeakKeyDictionary()
+def _items(row: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple((SHARE_CODES[c], n) for c, n in enumerate(row) if n)
+
+
+#: The event types that change what is known of a hand.
+_FOLDED = frozenset({"setup", "first_investment", "draw", "invest", "exchange"})
+
+
+#: The last memo of each state, by id, with a weak reference that removes it with the state
+#: (entries are replaced, never changed: states played in different threads each use their own).
+_MEMOS: dict[int, tuple[Any, _Memo]] = {}
+
+
+def _forget(state_id: int) -> Callable[[Any], None]:
+    return lambda _ref: _MEMOS.pop(state_id, None)
+
+
+def _memo(state: Any) -> _Memo:
+    """The state's memo, brought up to date with its log and history."""
+    events, history = state.events, state.history
+    entry = _MEMOS.get(id(state))
+    memo = entry[1] if entry is not None and entry[0]() is state else None
+    if (memo is not None and memo.events is events and memo.history is history
+            and memo.consumed <= len(events) and memo.decided <= len(history)
+            and (memo.consumed == 0 or events[memo.consumed - 1] is memo.last)):
+        if memo.consumed == len(events) and memo.decided == len(history):
+            return memo
+        rows = None
+        for i in range(memo.consumed, len(events)):
+            event = events[i]
+            if event["type"] in _FOLDED:
+                if rows is None:
+                    rows = [list(row) for row in memo.known]
+                fold_known(rows, event)
+        if rows is None:
+            known, items = memo.known, memo.items
+        else:
+            known = tuple(map(tuple, rows))
+            items = tuple(old_items if new == old else _items(new)
+                          for new, old, old_items in zip(known, memo.known, memo.items))
+        starts = list(memo.starts)
+        moved = set()
+        end = len(events)
+        table = state.table
+        for i in range(len(history) - 1, memo.decided - 1, -1):  # the actions applied since, newest first
+            who, action = history[i]
+            start = _action_start(events, end, who, action_kind(table, action))
+            if start is None:  # the log and the history disagree (never in a game the engine played)
+                starts = [0] * len(starts)
+                break
+            if who not in moved:
+                starts[who] = start
+                moved.add(who)
+            end = start
+    else:
+        known = tuple(map(tuple, known_from_events(events)))
+        items = tuple(map(_items, known))
+        kind_of = lambda a: action_kind(state.table, a)  # noqa: E731
+        starts = [window_start(events, history, seat, kind_of) for seat in range(len(known))]
+    memo = _Memo(events, history, known, items, tuple(starts))
+    try:
+        ref = entry[0] if entry is not None and entry[0]() is state else weakref.ref(state, _forget(id(state)))
+    except TypeError:  # a state that cannot be weakly referenced: no memo
+        return memo
+    _MEMOS[id(state)] = (ref, memo)
+    return memo
 
 
 def _known_counts(state: Any) -> tuple[tuple[int, ...], ...]:
+    return _memo(state).known
+
+
+def public_events(state: Any, seat: int) -> list[dict[str, Any]]:
+    """The events since ``seat``'s previous decision, as ``seat`` saw them."""
     events = state.events
-    size = len(events)
-    try:
-        memo = _FOLDS.get(state)
-    except TypeError:  # a state that cannot be weakly referenced: no memo
-        memo = None
-    if (memo is not None and memo.events is events and memo.consumed <= size
-            and (memo.consumed == 0 or events[memo.consumed - 1] is memo.last)):
-        if memo.consumed == size:
-            return memo.known
-        known = [list(row) for row in memo.known]
-        start = memo.consumed
-    else:
-        known, start = [], 0
-    for i in range(start, size):
-        fold_known(known, events[i])
-    result = tuple(tuple(row) for row in known)
-    try:
-        _FOLDS[state] = _Fold(events, size, result)
-    except TypeError:
-        pass
-    return result
+    return [public_event(e, seat) for e in events[_memo(state).starts[seat]:]]
 
 
 def known_shares(state: Any, seat: int) -> dict[str, dict[str, int]]:
     """For every seat but ``seat``, the share cards known to be in its hand:
     ``{"<seat>": {"<company code>": n}}``, seats in order, companies in payout order
     then ``UP``, zero counts left out."""
-    known = _known_counts(state)
-    codes = SHARE_CODES
-    return {str(s): {codes[c]: n for c, n in enumerate(row) if n} for s, row in enumerate(known) if s != seat}
+    items = _memo(state).items
+    return {_SEAT_NAMES[s]: dict(row) for s, row in enumerate(items) if s != seat}
+
+
+_SEAT_NAMES = tuple(str(s) for s in range(8))
 
 
 __all__ = ["EVENT_TYPES", "action_kind", "fold_known", "known_from_events", "known_shares", "public_event",
