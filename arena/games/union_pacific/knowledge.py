@@ -24,13 +24,13 @@ engine writes it) and the action history, never from the hidden state:
 
 Event dicts are never changed here; views are new dicts.  What a state's record has
 told so far (the known-shares fold, each seat's window start) is memoised per state
-(the log and the history only grow; a clone has lists of its own and starts again),
+(the log and the history only grow: a memo is used only with the very lists it was
+made from, and a clone has lists of its own),
 so an observation costs what happened since the last one, not the whole log.
 """
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Callable, Mapping, Sequence
 
 from arena.games.union_pacific.board import NUM_SHARE_KINDS, SHARE_CODES, UP
@@ -242,20 +242,19 @@ def _items(row: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
 _FOLDED = frozenset({"setup", "first_investment", "draw", "invest", "exchange"})
 
 
-#: The last memo of each state, by id, with a weak reference that removes it with the state
-#: (entries are replaced, never changed: states played in different threads each use their own).
-_MEMOS: dict[int, tuple[Any, _Memo]] = {}
-
-
-def _forget(state_id: int) -> Callable[[Any], None]:
-    return lambda _ref: _MEMOS.pop(state_id, None)
+#: The last memo of each state, by ``id``.  A memo holds the state's own event and history
+#: lists, so it is used only for the state whose lists they are (a state made later at the
+#: same address has lists of its own).  Entries are replaced, never changed, so states played
+#: in different threads each use their own; past the limit the table is emptied (memos are
+#: then made again from the whole log).
+_MEMOS: dict[int, _Memo] = {}
+_MEMO_LIMIT = 256
 
 
 def _memo(state: Any) -> _Memo:
     """The state's memo, brought up to date with its log and history."""
     events, history = state.events, state.history
-    entry = _MEMOS.get(id(state))
-    memo = entry[1] if entry is not None and entry[0]() is state else None
+    memo = _MEMOS.get(id(state))
     if (memo is not None and memo.events is events and memo.history is history
             and memo.consumed <= len(events) and memo.decided <= len(history)
             and (memo.consumed == 0 or events[memo.consumed - 1] is memo.last)):
@@ -294,11 +293,9 @@ def _memo(state: Any) -> _Memo:
         kind_of = lambda a: action_kind(state.table, a)  # noqa: E731
         starts = [window_start(events, history, seat, kind_of) for seat in range(len(known))]
     memo = _Memo(events, history, known, items, tuple(starts))
-    try:
-        ref = entry[0] if entry is not None and entry[0]() is state else weakref.ref(state, _forget(id(state)))
-    except TypeError:  # a state that cannot be weakly referenced: no memo
-        return memo
-    _MEMOS[id(state)] = (ref, memo)
+    if len(_MEMOS) >= _MEMO_LIMIT:
+        _MEMOS.clear()
+    _MEMOS[id(state)] = memo
     return memo
 
 
