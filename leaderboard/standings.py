@@ -1,6 +1,7 @@
 """The leaderboard: ratings fitted from the stored results, joined with each bot's
 match statistics, one row per participant (the imaginary shareholder as a marked
-reference row).  The terminal table and the web pages both show these rows.
+reference row), with the likelihood of superiority between neighbours and the
+cross-table.  The terminal table and the web pages both show these.
 """
 
 from __future__ import annotations
@@ -8,9 +9,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from leaderboard.ratings import REFERENCE, fit_ratings, live_elo_history
+from leaderboard.crosstable import CrossTable, cross_table
+from leaderboard.finishing_orders import FinishingOrders
+from leaderboard.ratings import REFERENCE, fit, live_elo_history
 from leaderboard.rows import RatingEntry, RatingPoint
 from leaderboard.store import Store
+
+#: The likelihood of superiority is given for each row against the next this many rows.
+SUPERIORITY_WINDOW = 3
 
 
 @dataclass(frozen=True)
@@ -39,25 +45,58 @@ class Standing:
         return asdict(self)
 
 
-def compute_standings(store: Store, tournament_id: int | None = None, *, bootstrap: int = 200,
-                      seed: int = 0, save: bool = True) -> list[Standing]:
-    """Fit the ratings of one tournament (or of every stored match) and build the rows.
+@dataclass(frozen=True)
+class Superiority:
+    """How sure the ranking is that ``above`` is better than ``below`` (``distance`` rows lower)."""
 
-    Best Elo first.  With ``save`` the ratings and the live-Elo history are stored
-    too (the web pages draw the rating charts from them).
+    above: str
+    below: str
+    distance: int
+    p: float  # share of bootstrap resamples rating ``above`` higher (ties count half)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, eq=False)
+class Leaderboard:
+    """The standings of one scope with what qualifies them.
+
+    ``players`` is the table size the scope is limited to (None: every size);
+    ``table_sizes`` the sizes stored in the scope (for links to each);
+    ``superiority`` each row against the next :data:`SUPERIORITY_WINDOW` rows (empty
+    without bootstrap); ``resamples`` and ``method`` how the intervals were made.
     """
-    if tournament_id is not None:
-        store.get_tournament(tournament_id)  # a clear error for an unknown id
-    matches = store.rated_matches(tournament_id)
-    ratings = fit_ratings(matches, bootstrap=bootstrap, seed=seed)
+
+    standings: list[Standing]
+    superiority: list[Superiority]
+    cross_table: CrossTable
+    players: int | None
+    table_sizes: list[int]
+    resamples: int
+    method: str | None
+
+
+def compute_leaderboard(store: Store, tournament_id: int | None = None, *, players: int | None = None,
+                        bootstrap: int = 200, seed: int = 0, save: bool = True) -> Leaderboard:
+    """Fit the ratings of one tournament (or of every stored match), optionally of one
+    table size only, and build the rows, the likelihoods of superiority and the cross-table.
+
+    Best Elo first.  With ``save`` (and no ``players``) the ratings and the live-Elo
+    history are stored too (the web pages draw the rating charts from them).
+    """
+    table_sizes = store.table_sizes(tournament_id)  # also a clear error for an unknown id
+    matches = store.rated_matches(tournament_id, table_size=players)
+    orders = FinishingOrders.build(matches)
+    result = fit(orders, bootstrap=bootstrap, seed=seed)
     history = live_elo_history(matches)
     live = {}
     for _, after in history:
         live.update(after)
-    stats = {s.bot: s for s in store.bot_stats(tournament_id)}
+    stats = {s.bot: s for s in store.bot_stats(tournament_id, table_size=players)}
     reference_places = [m.places[REFERENCE] for m in matches if REFERENCE in m.places]
     rows: list[Standing] = []
-    for name, rating in ratings.items():
+    for name, rating in result.ratings.items():
         s = stats.get(name)
         rows.append(Standing(
             rank=None,
@@ -82,10 +121,25 @@ def compute_standings(store: Store, tournament_id: int | None = None, *, bootstr
         if not row.reference:
             rank += 1
         ranked.append(Standing(**{**asdict(row), "rank": None if row.reference else rank}))
-    if save:
+    superiority = []
+    if bootstrap:
+        for i, row in enumerate(ranked):
+            for distance, other in enumerate(ranked[i + 1:i + 1 + SUPERIORITY_WINDOW], start=1):
+                p = result.superiority(row.name, other.name)
+                assert p is not None
+                superiority.append(Superiority(row.name, other.name, distance, p))
+    if save and players is None:
         store.save_ratings(
             tournament_id,
             [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in ranked],
             [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
         )
-    return ranked
+    return Leaderboard(standings=ranked, superiority=superiority, cross_table=cross_table(orders),
+                       players=players, table_sizes=table_sizes, resamples=bootstrap, method=result.method)
+
+
+def compute_standings(store: Store, tournament_id: int | None = None, *, players: int | None = None,
+                      bootstrap: int = 200, seed: int = 0, save: bool = True) -> list[Standing]:
+    """The rows of :func:`compute_leaderboard`."""
+    return compute_leaderboard(store, tournament_id, players=players, bootstrap=bootstrap, seed=seed,
+                               save=save).standings

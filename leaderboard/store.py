@@ -65,7 +65,7 @@ from leaderboard.rows import (
 )
 
 if TYPE_CHECKING:
-    from leaderboard.ratings import RatedMatch
+    from leaderboard.finishing_orders import RatedMatch
 
 __all__ = ["DEFAULT_DB_PATH", "Store", "resolve_db_url"]
 
@@ -407,26 +407,35 @@ class Store:
 
     # -- what the ratings and the leaderboard read ------------------------------
 
-    def rated_matches(self, tournament_id: int | None = None) -> list[RatedMatch]:
-        """Every stored result (of one tournament, or all) in (tournament, schedule index) order.
+    def rated_matches(self, tournament_id: int | None = None, *, table_size: int | None = None) -> list[RatedMatch]:
+        """Every stored result (of one tournament, or all; of one table size, or all) in
+        (tournament, schedule index) order.
 
         ``places`` maps bot names to places, plus ``IMAGINARY_PARTICIPANT`` to the
-        imaginary shareholder's place in the two-player game.  The objects are
-        :class:`leaderboard.ratings.RatedMatch`, ready for ``fit_ratings`` and
-        ``live_elo_history``.
+        imaginary shareholder's place in the two-player game.  ``deal`` names the deal:
+        matches dealt from the same deck seed (at the same table size and variant) are
+        one deal, which the ratings' bootstrap resamples as a whole (the seed itself
+        stays inside: it is a secret until the tournament is finished).  The objects
+        are :class:`leaderboard.finishing_orders.RatedMatch`, ready for ``fit_ratings``
+        and ``live_elo_history``.
         """
-        from leaderboard.ratings import RatedMatch  # here: numpy and scipy load only when needed
+        from leaderboard.finishing_orders import RatedMatch  # here: numpy loads only when needed
 
         scope = _match_scope(tournament_id)
+        if table_size is not None:
+            scope = and_(scope, col(Match.table_size) == table_size)
         with self._read() as session:
             if tournament_id is not None:
                 _find_tournament(session, tournament_id)
-            matches = session.exec(
-                select(
+            matches = session.exec(  # type: ignore[call-overload]
+                sa_select(  # seven columns: more than sqlmodel.select types
                     col(Match.id),
                     col(Match.tournament_id),
                     col(Match.schedule_index),
                     col(Match.imaginary_place),
+                    col(Match.variant),
+                    col(Match.table_size),
+                    col(Match.seed),
                 )
                 .where(scope)
                 .order_by(col(Match.tournament_id), col(Match.schedule_index))
@@ -442,15 +451,29 @@ class Store:
         for match_id, name, place in seat_rows:
             places[match_id][name] = place
         result = []
-        for match_id, t_id, index, imaginary_place in matches:
+        for match_id, t_id, index, imaginary_place, variant, size, seed in matches:
             match_places = dict(sorted(places[match_id].items()))
             if imaginary_place is not None:
                 match_places[IMAGINARY_PARTICIPANT] = imaginary_place
-            result.append(RatedMatch(key=match_id, order=(t_id, index), places=match_places))
+            result.append(RatedMatch(key=match_id, order=(t_id, index), places=match_places,
+                                     deal=f"{variant}/{size}/{seed}"))
         return result
 
-    def bot_stats(self, tournament_id: int | None = None) -> list[BotStats]:
-        """Per bot that played (in one tournament, or anywhere), by name."""
+    def table_sizes(self, tournament_id: int | None = None) -> list[int]:
+        """The table sizes of the stored matches (of one tournament, or all), ascending."""
+        with self._read() as session:
+            if tournament_id is not None:
+                _find_tournament(session, tournament_id)
+            sizes = session.exec(
+                select(col(Match.table_size)).where(_match_scope(tournament_id)).distinct()
+            ).all()
+        return sorted(int(s) for s in sizes)
+
+    def bot_stats(self, tournament_id: int | None = None, *, table_size: int | None = None) -> list[BotStats]:
+        """Per bot that played (in one tournament, or anywhere; at one table size, or any), by name."""
+        scope = _match_scope(tournament_id)
+        if table_size is not None:
+            scope = and_(scope, col(Match.table_size) == table_size)
         query = (
             sa_select(  # seven columns: more than sqlmodel.select types
                 col(Bot.name),
@@ -464,7 +487,7 @@ class Store:
             .select_from(Seat)
             .join(Bot, col(Seat.bot_id) == col(Bot.id))
             .join(Match, col(Seat.match_id) == col(Match.id))
-            .where(_match_scope(tournament_id))
+            .where(scope)
             .group_by(col(Bot.id), col(Bot.name))
             .order_by(col(Bot.name))
         )

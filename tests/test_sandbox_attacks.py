@@ -15,10 +15,13 @@ Skipped where bubblewrap cannot run, except under ``CI=true``, where it must.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 import glob
 import json
 import os
+import platform
 import re
 import shutil
 import signal
@@ -581,7 +584,9 @@ def test_a_bot_cannot_use_cpu_during_its_opponents_turns(tmp_path: Path) -> None
         control = run_match(pool, [spinner, patient], seed=14, config=FAST, game=GAME)
     free = _cpu_use(control, 0)
     assert frozen.share < 0.25, f"sandboxed, the spinner used {frozen}"
-    assert free.share > 0.75 and free.share > 3 * frozen.share, \
+    # The control's share depends on how busy the machine is (a spinner gets about 2/load of
+    # a CPU on 2 cores); it only has to show that the measure sees spinning, well above frozen.
+    assert free.share > 0.2 and free.share > 5 * max(frozen.share, 0.02), \
         f"the control did not spin: unsandboxed {free}; sandboxed {frozen}"
 
 
@@ -987,3 +992,175 @@ def test_nothing_a_bot_keeps_survives_into_its_next_match(tmp_path: Path) -> Non
         assert [p.ok for p in control] == [False, False, True, True], [str(p) for p in control]
     finally:
         Path(memory_file).unlink(missing_ok=True)
+
+
+# -- 12. the host's kernel settings ---------------------------------------------------------------
+
+#: Global settings of the host's kernel that its root user may write (as the bot's user may be).
+_SYSCTLS = ("/proc/sys/kernel/core_pattern", "/proc/sys/kernel/printk_ratelimit", "/proc/sys/vm/swappiness")
+
+
+@pytest.fixture(params=["zygote", "bubblewrap"])
+def start_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways a sandbox starts: forked by the zygote (Python bots), or bubblewrap (the rest)."""
+    if request.param == "bubblewrap":
+        monkeypatch.setenv("ARENA_NO_ZYGOTE", "1")
+    return str(request.param)
+
+
+def assert_started_by(pool: BotPool, spec: BotSpec, start: str) -> None:
+    log = pool.log_path(spec)
+    assert log is not None
+    headers = [line for line in log.read_text(errors="replace").splitlines() if line.startswith("--- arena: starting")]
+    assert headers and all(("(sandbox, zygote," in h) == (start == "zygote") for h in headers), headers[:2]
+
+
+def test_a_bot_cannot_change_the_hosts_kernel_settings(tmp_path: Path, start_path: str) -> None:
+    """When the host runs as root, so does the bot (without capabilities); /proc/sys of its own
+    /proc, whose files root owns, once let it rewrite kernel.core_pattern: a program the
+    kernel then runs as root, on the host, for the next crash."""
+    writer = hostile(tmp_path, "writer", WRITER_DIRS="/tmp", WRITER_BIG_MB=1, WRITER_SYSCTLS=",".join(_SYSCTLS))
+    with sandbox_pool(tmp_path) as pool:
+        played = play(pool, [writer, honest()], seed=20)
+    assert_unharmed(assert_completed(played.record), 1)
+    assert_started_by(pool, writer, start_path)
+    tried = [the_probe(pool, writer, "sysctl", path) for path in _SYSCTLS]
+    assert not [str(p) for p in tried if p.ok], "the bot can write the host's kernel settings"
+    assert all("Read-only file system" in p.detail for p in tried), [str(p) for p in tried]
+    assert_nothing_left(played)
+
+
+# -- 13. two processes of one bot ------------------------------------------------------------------
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_IPC_RMID = 0
+
+
+@pytest.fixture
+def host_session_keyring() -> None:
+    """The host holds a session keyring, as under systemd or in a login session (this machine's
+    processes have none): every sandbox started from it would share it unless it gets its own.
+    Keyrings belong to a thread's credentials: the one that starts bots (and the zygote,
+    restarted here so that it inherits the keyring) joins it."""
+    from arena.host.namespaces import SYS_KEYCTL
+    from arena.host.process import _in_spawner_thread
+    from arena.host.zygote import close_zygote
+
+    number = SYS_KEYCTL.get(platform.machine())
+    if number is None:
+        pytest.skip(f"no keyctl system call number known for {platform.machine()}")
+    name = f"arena-test-{uuid.uuid4().hex}".encode()
+
+    def join() -> None:
+        if _LIBC.syscall(ctypes.c_long(number), ctypes.c_long(1), name) < 0:
+            pytest.fail(f"cannot join a session keyring: {os.strerror(ctypes.get_errno())}")
+
+    _in_spawner_thread(join)
+    close_zygote()
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """Where the sibling bots try to meet: names, port and IPC keys unique to one test."""
+
+    name: str = field(default_factory=lambda: f"arena-sibling-{uuid.uuid4().hex[:12]}")
+    port: int = field(default_factory=free_port)
+    key: int = field(default_factory=lambda: 0x10000000 + uuid.uuid4().int % 0x40000000)
+
+    def env(self, **more: object) -> dict[str, object]:
+        return {"SIBLING_NAME": self.name, "SIBLING_PORT": self.port, "SIBLING_KEY": self.key, **more}
+
+    def clean(self) -> None:
+        """Remove what unsandboxed siblings leave on the host (files, IPC objects, keys)."""
+        for path in glob.glob("/tmp/arena-sibling-*") + glob.glob("/dev/shm/arena-sibling-*"):
+            Path(path).unlink(missing_ok=True)
+        for get, control in ((lambda: _LIBC.msgget(self.key, 0), lambda i: _LIBC.msgctl(i, _IPC_RMID, None)),
+                             (lambda: _LIBC.shmget(self.key + 1, ctypes.c_size_t(0), 0),
+                              lambda i: _LIBC.shmctl(i, _IPC_RMID, None)),
+                             (lambda: _LIBC.semget(self.key + 2, 0, 0), lambda i: _LIBC.semctl(i, 0, _IPC_RMID))):
+            ident = get()
+            if ident >= 0:
+                control(ident)
+        rt = ctypes.CDLL(ctypes.util.find_library("rt") or None, use_errno=True)
+        rt.mq_unlink(f"/{self.name}".encode())
+        from arena.host.namespaces import SYS_KEYCTL
+
+        number = SYS_KEYCTL.get(platform.machine())
+        if number is None:
+            return
+        for ring in (-3, -4):  # session, user
+            serials = (ctypes.c_int32 * 256)()
+            size = _LIBC.syscall(ctypes.c_long(number), ctypes.c_long(11), ctypes.c_long(ring), serials,
+                                 ctypes.c_long(ctypes.sizeof(serials)))
+            for serial in serials[:max(size, 0) // 4]:
+                text = ctypes.create_string_buffer(512)
+                _LIBC.syscall(ctypes.c_long(number), ctypes.c_long(6), ctypes.c_long(serial), text, ctypes.c_long(512))
+                if text.value.decode(errors="replace").rsplit(";", 1)[-1].startswith(f"{self.name}-"):
+                    _LIBC.syscall(ctypes.c_long(number), ctypes.c_long(21), ctypes.c_long(serial))  # invalidate
+
+
+#: What a sibling can leave in its own sandbox (and so what another one would find, were it shared).
+_LEFT = ("file:/tmp", "file:/dev/shm", "file:/run/arena", "abstract", "tcp", "sysv-msg", "sysv-shm", "sysv-sem",
+         "posix-mq", "key:session", "key:user")
+
+
+def test_two_processes_of_one_bot_cannot_reach_each_other(tmp_path: Path, start_path: str,
+                                                          host_session_keyring: None) -> None:
+    """Two seats of one match (two processes at once), then a later match (one after the other):
+    no file, socket, IPC object, key, signal, trace or /proc entry of one reaches another."""
+    meeting = Meeting()
+    sibling = hostile(tmp_path, "sibling", **meeting.env(SIBLING_SIGNAL=1, SIBLING_TARGETS=1))
+    try:
+        with sandbox_pool(tmp_path) as pool:
+            def aim(handles: dict[int, BotHandle]) -> None:
+                pids = set()
+                for handle in handles.values():
+                    assert handle.process is not None
+                    pids.update({handle.process.pid, *handle.process.bot_pids()})
+                    if handle.process.sandbox_init is not None:
+                        pids.add(handle.process.sandbox_init)
+                give_targets(sibling, {"pids": sorted(pids)})
+
+            together = play(pool, [sibling, sibling], seed=25, on_ready=aim)
+            after = play(pool, [honest(), sibling], seed=26)
+        for played in (together, after):
+            assert_completed(played.record)
+        assert_unharmed(after.record, 0)  # type: ignore[arg-type]
+        assert_started_by(pool, sibling, start_path)
+        seen = probes(pool, sibling)
+        tokens = {p.target for p in seen if p.kind == "process"}
+        assert len(tokens) == 3 and len([p for p in seen if p.kind == "done"]) == 3, _log_tail(pool, sibling)
+        left = {p.target for p in seen if p.kind == "leave" and p.ok}
+        assert left == set(_LEFT), f"the bot could not leave {set(_LEFT) - left} even in its own sandbox"
+        assert len([p for p in seen if p.kind == "leave" and p.ok]) == 3 * len(_LEFT)
+        reached = [str(p) for p in seen if p.kind == "find" and p.ok]
+        assert not reached, "one process of the bot reached another:\n" + "\n".join(reached)
+        for fds in probes(pool, sibling, "fds"):  # 0, 1, 2 and the one listing /proc/self/fd
+            assert len(fds.detail.split()) == 4 and fds.detail.startswith("0 1 2 "), \
+                f"the bot inherited file descriptors (a channel to the zygote or another process): {fds}"
+        kinds = {p.target.split(":")[0] for p in seen if p.kind == "find"}
+        assert kinds >= {"file", "key", "abstract", "tcp", "sysv-msg", "posix-mq", "signal", "kill", "ptrace", "proc"}
+        assert not (sibling.manifest.working_dir / f"arena-sibling-{next(iter(tokens))}").exists()  # type: ignore[union-attr]
+        assert_nothing_left(together, after)
+    finally:
+        meeting.clean()
+
+
+def test_unsandboxed_processes_of_two_bots_do_reach_each_other(tmp_path: Path, host_session_keyring: None) -> None:
+    """The control: the sibling's probes do find what two plain processes share."""
+    meeting = Meeting()
+    a = hostile(tmp_path / "a", "sibling", **meeting.env(SIBLING_BOT="hostile-sibling-a"))
+    b = hostile(tmp_path / "b", "sibling", **meeting.env(SIBLING_BOT="hostile-sibling-b"))
+    for spec, name in ((a, "hostile-sibling-a"), (b, "hostile-sibling-b")):
+        assert spec.manifest is not None
+        text = spec.manifest.path.read_text().replace('name = "hostile-sibling"', f'name = "{name}"')
+        spec.manifest.path.write_text(text)
+    a, b = BotSpec(manifest=load_manifest(a.manifest.path)), BotSpec(manifest=load_manifest(b.manifest.path))  # type: ignore[union-attr]
+    try:
+        with BotPool(policy=IsolationPolicy.none(), game="union_pacific", log_dir=tmp_path / "logs") as pool:
+            run_match(pool, [a, b], seed=27, config=FAST, game=GAME)
+        found = {p.target for spec in (a, b) for p in probes(pool, spec) if p.kind == "find" and p.ok}
+        shared = set(_LEFT) - {"file:/run/arena"}  # no such folder on the host
+        assert found >= shared, f"the probes missed what plain processes share: {shared - found}"
+    finally:
+        meeting.clean()

@@ -660,6 +660,17 @@ def test_rated_matches(league: tuple[Store, int, int]) -> None:
     assert [r.key for r in store.rated_matches(t1)] == ["t1-0", "t1-1", "t1-2"]
     with pytest.raises(UnknownTournamentError):
         store.rated_matches(999)
+    # One deal per deck seed, table size and variant (every record here has seed 7): the
+    # ratings' bootstrap resamples a deal's matches together, even across tournaments
+    # (the same seed deals the same cards).
+    assert [r.deal for r in rated] == ["standard/3/7", "standard/3/7", "standard/2/7", "standard/2/7"]
+    assert [r.key for r in store.rated_matches(table_size=2)] == ["t1-2", "t2-0"]
+    assert [r.key for r in store.rated_matches(t1, table_size=3)] == ["t1-0", "t1-1"]
+    assert store.rated_matches(t2, table_size=3) == []
+    assert [r.table_size for r in rated] == [3, 3, 2, 2]
+    assert store.table_sizes() == [2, 3] and store.table_sizes(t2) == [2]
+    with pytest.raises(UnknownTournamentError):
+        store.table_sizes(999)
 
 
 def test_bot_stats(league: tuple[Store, int, int]) -> None:
@@ -694,6 +705,13 @@ def test_bot_stats(league: tuple[Store, int, int]) -> None:
         isinstance(s.mean_place, float) and isinstance(s.mean_cash, float)
         for s in store.bot_stats()
     )
+    assert store.bot_stats(table_size=2) == [
+        BotStats("A", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0),
+        BotStats("B", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0),
+        BotStats("C", matches=1, wins=0, mean_place=2.0, mean_cash=20.0, forfeits=0, faults=0),
+        BotStats("D", matches=1, wins=0, mean_place=3.0, mean_cash=10.0, forfeits=0, faults=0),
+    ]
+    assert [s.bot for s in store.bot_stats(t1, table_size=3)] == ["A", "B", "C", "D"]
 
 
 # -- ratings --------------------------------------------------------------------

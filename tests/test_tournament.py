@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from itertools import combinations
 from math import comb
 from pathlib import Path
 
@@ -76,6 +77,25 @@ def test_round_robin_stores_every_scheduled_match_once(db_url: str, bots: list[s
     assert {"random-bot", "investor-bot", "random-two", "(imaginary shareholder)"} <= names
     assert [row["rank"] for row in board if not row["reference"]] == [1, 2, 3]
     assert sum(row["matches"] for row in board if not row["reference"]) == 6 * 2 + 3 * 3
+    # the cross-table, against the stored results counted by hand
+    cross = json.loads(arena("leaderboard", "--tournament", "1", "--cross", "--json", db=db_url).stdout)
+    assert [row["name"] for row in cross["leaderboard"]] == [row["name"] for row in board]
+    by_hand: dict[tuple[str, str], list[int]] = {}
+    for m in stored:
+        places = {**m.places, **({"(imaginary shareholder)": m.imaginary_place} if m.imaginary_place else {})}
+        for a, b in combinations(sorted(places), 2):
+            counts = by_hand.setdefault((a, b), [0, 0, 0, 0])
+            counts[0] += 1
+            counts[1 if places[a] < places[b] else 2 if places[a] > places[b] else 3] += 1
+    assert {(p["a"], p["b"]): [p["meetings"], p["ahead"], p["behind"], p["tied"]]
+            for p in cross["cross_table"]} == by_hand
+    text = arena("leaderboard", "--tournament", "1", "--cross", db=db_url).stdout
+    assert "cross-table · tournament 1" in text and "rank by this" in text and "match by match" in text
+    # one table size on its own
+    two = json.loads(arena("leaderboard", "--tournament", "1", "--players", "2", "--json", db=db_url).stdout)
+    assert sum(row["matches"] for row in two if not row["reference"]) == 6 * 2
+    three = json.loads(arena("leaderboard", "--tournament", "1", "--players", "3", "--json", db=db_url).stdout)
+    assert [row["matches"] for row in three] == [3, 3, 3]  # no imaginary shareholder at three
     listed = json.loads(arena("tournament", "list", "--json", db=db_url).stdout)
     assert [(t["id"], t["matches_stored"], t["matches_scheduled"]) for t in listed] == [(1, 9, 9)]
 

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import itertools
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from arena.replay import action_event_spans, build_replay
 from leaderboard.database import create_db_engine, resolve_db_url
 from leaderboard.ratings import live_elo_history
 from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus
-from leaderboard.standings import compute_standings
+from leaderboard.standings import compute_leaderboard, compute_standings
 from leaderboard.store import Store
 from leaderboard.web import create_app
 from leaderboard.web.progress import duration_text, progress_json
@@ -210,6 +211,65 @@ def test_leaderboard_json_is_the_standings(client: TestClient, store: Store, dat
         r.players for m, r in data.records.items() if tid is None or m in data.by_tournament[tid])
 
 
+def head_to_head_by_hand(data: Data, tid: int | None, players: int | None = None) -> dict[tuple[str, str], list[int]]:
+    """(a, b) -> [matches together, a ahead, a behind, shared place], from the records themselves."""
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for match_id, r in data.records.items():
+        if (tid is not None and match_id not in data.by_tournament[tid]) or (players and r.players != players):
+            continue
+        places = {s.bot: s.place for s in r.seats}
+        if r.imaginary is not None:
+            places[IMAGINARY_PARTICIPANT] = r.imaginary["place"]
+        for a, b in itertools.permutations(places, 2):
+            c = counts[(a, b)]
+            c[0] += 1
+            c[1 if places[a] < places[b] else 2 if places[a] > places[b] else 3] += 1
+    return counts
+
+
+@pytest.mark.parametrize("scope", [None, 0])
+@pytest.mark.parametrize("players", [None, 2, 3])
+def test_leaderboard_json_has_superiority_and_cross_table(client: TestClient, store: Store, data: Data,
+                                                          scope: int | None, players: int | None) -> None:
+    tid = None if scope is None else data.tournaments[scope]
+    params = {k: v for k, v in (("tournament", tid), ("players", players)) if v is not None}
+    got = client.get("/api/leaderboard", params=params).json()
+    board = compute_leaderboard(store, tid, players=players, save=False)
+    names = [r["name"] for r in got["rows"]]
+    assert names == [s.name for s in board.standings] and names
+    assert got["players"] == players and got["table_sizes"] == [2, 3]
+    assert got["bootstrap"] == {"resamples": 200, "method": "refit"}
+    # a two-player scope has the imaginary shareholder, a three-player one does not
+    assert (IMAGINARY_PARTICIPANT in names) == (players != 3)
+    scoped = [r for m, r in data.records.items()
+              if (tid is None or m in data.by_tournament[tid]) and players in (None, r.players)]
+    for row in got["rows"]:
+        took_part = [r for r in scoped if (r.imaginary is not None if row["reference"] else row["name"] in r.places)]
+        assert row["matches"] == len(took_part)
+    # each row against the next three, with the probabilities of the fit
+    expected = [(names[i], names[j], j - i) for i in range(len(names)) for j in range(i + 1, min(i + 4, len(names)))]
+    assert [(e["above"], e["below"], e["distance"]) for e in got["superiority"]] == expected
+    assert [e["p"] for e in got["superiority"]] == [s.p for s in board.superiority]
+    assert all(0.0 <= e["p"] <= 1.0 for e in got["superiority"])
+    # the cross-table, against the records counted by hand
+    by_hand = head_to_head_by_hand(data, tid, players)
+    cross = got["cross_table"]
+    assert cross["names"] == names and cross["truncated"] is False
+    met = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if (a, b) in by_hand]
+    assert [(p["a"], p["b"]) for p in cross["pairs"]] == met
+    for p in cross["pairs"]:
+        meetings, ahead, behind, tied = by_hand[(p["a"], p["b"])]
+        assert (p["meetings"], p["ahead"], p["behind"], p["tied"]) == (meetings, ahead, behind, tied)
+        assert p["score"] == pytest.approx((ahead + tied / 2) / meetings)
+
+
+def test_leaderboard_of_a_table_size_nobody_played(client: TestClient) -> None:
+    got = client.get("/api/leaderboard", params={"players": 5}).json()
+    assert got["rows"] == [] and got["superiority"] == [] and got["cross_table"]["pairs"] == []
+    assert got["table_sizes"] == [2, 3]
+    assert "No matches at 5-player tables here." in page_text(client.get("/?players=5"))
+
+
 def test_pages_never_write_ratings(client: TestClient, store: Store, data: Data) -> None:
     for path in ["/", f"/tournaments/{data.tournaments[0]}", "/bots/alpha", "/api/leaderboard", "/api/bots/beta"]:
         assert client.get(path).status_code == 200
@@ -349,6 +409,8 @@ def test_unknown_things_are_a_404_page(client: TestClient, path: str, message: s
         ("/api/matches?limit=1e3", 400, "limit must be a whole number, got '1e3'"),
         ("/api/matches?limit=18446744073709551616", 400,
          "limit must be between 0 and 9223372036854775807, got 18446744073709551616"),
+        ("/api/leaderboard?players=three", 400, "players (a table size) must be a whole number, got 'three'"),
+        ("/api/leaderboard?players=0", 400, "players (a table size) must be between 1 and 99, got 0"),
     ],
 )
 def test_api_errors_are_json(client: TestClient, path: str, status: int, message: str) -> None:
@@ -463,11 +525,62 @@ def test_links_percent_encode_free_text_names(client: TestClient, data: Data) ->
 def test_leaderboard_page_shows_the_columns_and_the_reference_row(client: TestClient, data: Data) -> None:
     body = page_text(client.get("/"))
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", body.split(' id="standings"')[1].split("</thead>")[0])
-    assert heads == ["#", "Bot", "Elo ± CI", "Live Elo", "Matches", "Wins", "Mean place", "Mean cash", "Forfeits",
-                     "Faults"]
+    assert heads == ["#", "Bot", "Elo ± CI", "95% interval", "Live Elo", "Matches", "Wins", "Mean place",
+                     "Mean cash", "Forfeits", "Faults"]
     assert 'class="reference"' in body and esc(IMAGINARY_PARTICIPANT) in body
     for tid in data.tournaments:
         assert f'href="/tournaments/{tid}"' in body
+
+
+def test_leaderboard_page_draws_intervals_superiority_and_cross_table(client: TestClient) -> None:
+    got = client.get("/api/leaderboard").json()
+    body = page_text(client.get("/"))
+    rows = {r["name"]: r for r in got["rows"]}
+    # one bar per row, on one scale, from the interval's ends and through the rating
+    bars = re.findall(r'<tr class="[^"]*" data-bot="([^"]*)">.*?<svg class="ci-bar"[^>]*data-low="([^"]*)" '
+                      r'data-high="([^"]*)" data-scale-low="([^"]*)" data-scale-high="([^"]*)">.*?'
+                      r'<rect class="range" x="([^"]*)" y="4" width="([^"]*)".*?<line class="point" x1="([^"]*)"',
+                      body, re.S)
+    assert [html.unescape(b[0]) for b in bars] == list(rows)
+    for name, low, high, scale_low, scale_high, x, width, tick in bars:
+        row = rows[html.unescape(name)]
+        assert (float(low), float(high)) == pytest.approx((row["ci_low"], row["ci_high"]))
+        lo, hi = float(scale_low), float(scale_high)
+        assert lo < row["ci_low"] and row["ci_high"] < hi
+        assert float(x) == pytest.approx(160 * (row["ci_low"] - lo) / (hi - lo), abs=0.01)
+        assert float(x) + float(width) == pytest.approx(160 * (row["ci_high"] - lo) / (hi - lo), abs=0.02)
+        assert float(tick) == pytest.approx(160 * (row["elo"] - lo) / (hi - lo), abs=0.01)
+    line = re.search(r'<p class="caption" data-testid="columns-line">(.*?)</p>', body, re.S)
+    assert line is not None and "rank by this" in line.group(1) and "match by match" in line.group(1)
+    # the superiority matrix: neighbours only, each pair from both sides
+    los = body.split('data-testid="superiority-matrix"')[1].split("</table>")[0]
+    pairs = {}
+    for row_html in los.split("<tr data-bot=")[1:]:
+        row_name = html.unescape(row_html.split('"')[1])
+        for column, p in re.findall(r'data-column="([^"]*)" data-p="([^"]*)"', row_html):
+            pairs[(row_name, html.unescape(column))] = float(p)
+    expected = {}
+    for e in got["superiority"]:
+        expected[(e["above"], e["below"])] = e["p"]
+        expected[(e["below"], e["above"])] = 1 - e["p"]
+    assert pairs == pytest.approx(expected)
+    # the cross-table: every pair that met, from both sides
+    table = body.split('data-testid="cross-matrix"')[1].split("</table>")[0]
+    scores = {}
+    for row_html in table.split("<tr data-bot=")[1:]:
+        row_name = html.unescape(row_html.split('"')[1])
+        for column, score, meetings in re.findall(
+                r'data-column="([^"]*)" data-score="([^"]*)" data-meetings="([^"]*)"', row_html):
+            scores[(row_name, html.unescape(column))] = (float(score), int(meetings))
+    expected_scores = {}
+    for p in got["cross_table"]["pairs"]:
+        expected_scores[(p["a"], p["b"])] = (p["score"], p["meetings"])
+        expected_scores[(p["b"], p["a"])] = (1 - p["score"], p["meetings"])
+    assert scores == expected_scores
+    # links to each table size's own standings
+    assert 'href="/?players=2"' in body and 'href="/?players=3"' in body
+    two = page_text(client.get("/?players=2"))
+    assert "· 2-player tables" in two and 'class="active" data-players="2"' in two
 
 
 def test_bot_page_draws_the_rating_history(client: TestClient, data: Data) -> None:

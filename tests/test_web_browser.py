@@ -118,11 +118,11 @@ def test_leaderboard_bot_match_and_replay_to_a_dividend(page: Any, base_url: str
     shot(tab, "01-leaderboard", full_page=True)
     readme_image(tab, "leaderboard.png", tab.locator("header.topbar"), tab.locator("main section").last)
     tab.get_by_role("columnheader", name="Mean cash").click()
-    cash = standings.locator("tbody tr td:nth-child(8)").evaluate_all("cells => cells.map(c => c.dataset.value)")
+    cash = standings.locator("tbody tr td:nth-child(9)").evaluate_all("cells => cells.map(c => c.dataset.value)")
     numbers = [float(v) for v in cash if v != ""]
     assert numbers == sorted(numbers) and len(numbers) == 3 and cash[-1] == ""  # no cash for the reference row
     tab.get_by_role("columnheader", name="Mean cash").click()
-    cash = standings.locator("tbody tr td:nth-child(8)").evaluate_all("cells => cells.map(c => c.dataset.value)")
+    cash = standings.locator("tbody tr td:nth-child(9)").evaluate_all("cells => cells.map(c => c.dataset.value)")
     assert [float(v) for v in cash if v != ""] == sorted(numbers, reverse=True)
     shot(tab, "02-leaderboard-sorted-by-mean-cash", full_page=True)
 
@@ -198,6 +198,69 @@ def test_leaderboard_bot_match_and_replay_to_a_dividend(page: Any, base_url: str
     assert slider.input_value() == str(middle)
     assert tab.locator("#step-label").text_content().startswith(f"Step {middle + 1} / {len(events)}")
     shot(tab, "06-replay-slider-middle", full_page=True)
+
+
+def _percent(p: float) -> str:
+    return ">99%" if p >= 0.995 else "<1%" if p <= 0.005 else f"{100 * p:.0f}%"
+
+
+def test_leaderboard_shows_intervals_superiority_cross_table_and_table_sizes(
+        page: Any, base_url: str, store: Store) -> None:
+    tab = page
+    tab.goto(base_url + "/")
+    api = tab.request.get(base_url + "/api/leaderboard").json()
+    rows = api["rows"]
+    # -- the interval bars: one per row, all on one linear scale (pixels = a + b * Elo)
+    boxes = []
+    for row in rows:
+        bar = tab.locator(f"#standings tbody tr[data-bot='{row['name']}'] svg.ci-bar")
+        assert bar.is_visible()
+        rect, point = bar.locator("rect.range").bounding_box(), bar.locator("line.point").bounding_box()
+        assert rect is not None and point is not None
+        boxes.append((row, rect["x"], rect["x"] + rect["width"], point["x"] + point["width"] / 2))
+    (first, left0, _, _), (last, left1, _, _) = boxes[0], boxes[-1]
+    scale = (left1 - left0) / (last["ci_low"] - first["ci_low"])
+    assert scale > 0
+    for row, left, right, tick in boxes:
+        assert left == pytest.approx(left0 + scale * (row["ci_low"] - first["ci_low"]), abs=1.5)
+        assert right == pytest.approx(left0 + scale * (row["ci_high"] - first["ci_low"]), abs=1.5)
+        assert tick == pytest.approx(left0 + scale * (row["elo"] - first["ci_low"]), abs=1.5)
+        assert left - 1 <= tick <= right + 1
+    line = tab.get_by_test_id("columns-line").text_content()
+    assert "rank by this" in line and "updated match by match" in line
+    # -- the likelihood of superiority: neighbours, from both sides, as the API says
+    matrix = tab.get_by_test_id("superiority-matrix")
+    assert matrix.is_visible()
+    for e in api["superiority"]:
+        above = matrix.locator(f"tr[data-bot='{e['above']}'] td[data-column='{e['below']}']")
+        below = matrix.locator(f"tr[data-bot='{e['below']}'] td[data-column='{e['above']}']")
+        assert above.text_content() == _percent(e["p"]) and below.text_content() == _percent(1 - e["p"])
+    # -- the cross-table: each pair that met, the score and how many matches
+    cross = tab.get_by_test_id("cross-matrix")
+    for p in api["cross_table"]["pairs"]:
+        cell = cross.locator(f"tr[data-bot='{p['a']}'] td[data-column='{p['b']}']")
+        assert cell.locator("small").text_content() == str(p["meetings"])
+        assert cell.text_content() == f"{100 * p['score']:.0f}%{p['meetings']}"
+        other = cross.locator(f"tr[data-bot='{p['b']}'] td[data-column='{p['a']}']")
+        assert other.text_content() == f"{100 * (1 - p['score']):.0f}%{p['meetings']}"
+    shot(tab, "07-leaderboard-ratings", full_page=True)
+    # -- one table size: follow the link
+    tab.get_by_test_id("table-sizes").get_by_role("link", name="3 players").click()
+    tab.wait_for_url(base_url + "/?players=3")
+    three = tab.request.get(base_url + "/api/leaderboard?players=3").json()
+    shown = tab.locator("#standings tbody tr").evaluate_all("rows => rows.map(r => r.dataset.bot)")
+    assert shown == [r["name"] for r in three["rows"]] and "(imaginary shareholder)" not in shown
+    assert all(r["matches"] == 3 for r in three["rows"])  # the one subset of three, in its three rotations
+    assert "3-player tables" in tab.locator("h1").text_content()
+    shot(tab, "08-leaderboard-three-players", full_page=True)
+    # -- on a phone the matrices scroll inside their own box
+    tab.set_viewport_size({"width": 390, "height": 844})
+    tab.goto(base_url + "/")
+    for test_id in ("superiority", "cross-table"):
+        section = tab.get_by_test_id(test_id)
+        box, inner = section.bounding_box(), section.locator(".table-box").bounding_box()
+        assert box is not None and inner is not None and inner["x"] + inner["width"] <= box["x"] + box["width"] + 1
+    shot(tab, "09-leaderboard-ratings-390px", full_page=True)
 
 
 def test_two_player_replay_shows_the_imaginary_shareholder(page: Any, base_url: str, store: Store) -> None:

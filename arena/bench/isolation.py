@@ -1,7 +1,10 @@
 """What the sandbox costs and what it buys: bot start time, and a CPU hog's effect on a thinking bot.
 
-- Start: the Python random bot started until it answers ``Describe``, sandboxed and
-  not, alternating, so both see the same machine.
+- Start: the Python random bot started until it answers ``Describe``, then stopped (as
+  a tournament does once a match is over), alternating between the three ways: sandboxed
+  by the zygote (the default for Python bots), sandboxed by bubblewrap (every other bot;
+  ``ARENA_NO_ZYGOTE=1``) and unsandboxed, so that all see the same machine; the median
+  time to ready, and the CPU time of the whole start and stop (:class:`arena.bench.cpu.TreeCpu`).
 - Fairness: the thinker bot (a fixed amount of CPU work per decision) plays 2-player
   matches against the random bot (baseline) and against a hog that spins two
   processes from ``StartMatch`` on; its mean decision time is compared, sandboxed
@@ -10,12 +13,14 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bench.cpu import TreeCpu
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, load_manifest
 from arena.host.match import MatchConfig, run_match
@@ -28,11 +33,16 @@ THINKER = Path(__file__).resolve().parent / "bots" / "thinker"
 HOG = Path(__file__).resolve().parent / "bots" / "hog"
 
 
+#: The ways a bot starts, as bench_start names them: sandboxed by the zygote, by bubblewrap, not at all.
+START_WAYS = ("zygote", "bubblewrap", "none")
+
+
 @dataclass(frozen=True)
 class StartFigures:
     starts: int
-    sandbox_ms: float  # median
-    none_ms: float
+    ready_ms: dict[str, float]  # way -> median time until it answers Describe
+    cpu_ms: dict[str, float]  # way -> CPU time per start and stop, every process included
+    exact: bool  # whether the CPU time counts every process (a cpuacct cgroup), else a lower bound
 
 
 @dataclass(frozen=True)
@@ -49,17 +59,34 @@ class FairnessFigures:
 
 def bench_start(starts: int = 10) -> StartFigures:
     manifest = load_manifest(RANDOM_BOT)
-    times: dict[str, list[float]] = {"sandbox": [], "none": []}
-    policies = {"sandbox": IsolationPolicy.sandbox(), "none": IsolationPolicy.none()}
-    with tempfile.TemporaryDirectory(prefix="arena-bench-start-") as tmp:
-        for _ in range(starts):
-            for level, policy in policies.items():
-                began = time.perf_counter()
-                process, connection, _ = start_bot(manifest, log_path=Path(tmp) / "bot.log", policy=policy)
-                times[level].append(time.perf_counter() - began)
-                connection.close()
-                process.stop(1.0)
-    return StartFigures(starts, statistics.median(times["sandbox"]) * 1000, statistics.median(times["none"]) * 1000)
+    ready: dict[str, list[float]] = {way: [] for way in START_WAYS}
+    cpu: dict[str, float] = dict.fromkeys(START_WAYS, 0.0)
+    before = os.environ.get("ARENA_NO_ZYGOTE")
+    with tempfile.TemporaryDirectory(prefix="arena-bench-start-") as tmp, TreeCpu() as tree:
+        try:
+            for i in range(starts + 1):  # the first round starts the zygote: not counted
+                for way in START_WAYS:
+                    if way == "bubblewrap":
+                        os.environ["ARENA_NO_ZYGOTE"] = "1"
+                    else:
+                        os.environ.pop("ARENA_NO_ZYGOTE", None)
+                    policy = IsolationPolicy.none() if way == "none" else IsolationPolicy.sandbox()
+                    cpu_before = tree.seconds()
+                    began = time.perf_counter()
+                    process, connection, _ = start_bot(manifest, log_path=Path(tmp) / "bot.log", policy=policy)
+                    took = time.perf_counter() - began
+                    connection.close()
+                    process.stop(0.0)
+                    if i:
+                        ready[way].append(took)
+                        cpu[way] += tree.seconds() - cpu_before
+        finally:
+            if before is None:
+                os.environ.pop("ARENA_NO_ZYGOTE", None)
+            else:
+                os.environ["ARENA_NO_ZYGOTE"] = before
+    return StartFigures(starts, {way: statistics.median(times) * 1000 for way, times in ready.items()},
+                        {way: total / starts * 1000 for way, total in cpu.items()}, tree.exact)
 
 
 def _thinker_mean_ms(policy: IsolationPolicy, opponent: Path, matches: int, seed: int, logs: Path) -> float:

@@ -3,8 +3,10 @@ concurrencies, and where the time goes (engine, host, bots).
 
 Each run is a real tournament: bot processes over gRPC, a real SQLite file, the
 trio executor.  CPU time is read from the operating system: the host process's
-own (``RUSAGE_SELF``) and the bots' (``RUSAGE_CHILDREN``, once the pool has
-stopped and reaped them).  The engine's part of the host's time is measured by
+own (``RUSAGE_SELF``) and that of every process it starts (:class:`arena.bench.cpu.TreeCpu`:
+a cpuacct cgroup where the host may make one, which also counts sandboxes killed as a
+whole and those the zygote starts; else ``RUSAGE_CHILDREN``, which misses them).  The
+engine's part of the host's time is measured by
 re-doing the engine work of every stored match in-process (legal actions,
 observation and apply at every decision, as the host does); the host's part is the
 rest of its CPU time (gRPC, encoding, clocks, the store).  Shares are CPU seconds
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from arena.bench.cpu import TreeCpu
 from arena.games import get_game
 from arena.host.sandbox import IsolationPolicy
 from arena.registry import register_bot
@@ -39,7 +42,9 @@ class TournamentFigures:
     matches_per_min: float
     engine_share: float  # engine CPU / wall
     host_share: float  # host CPU other than the engine / wall
-    bots_share: float  # bot processes' CPU / wall
+    bots_share: float  # bot processes' CPU / wall (their sandboxes and the zygote included)
+    cpu_per_match_ms: float  # all of it, per match
+    exact: bool  # whether the bots' CPU is exact (a cpuacct cgroup), else a lower bound
 
 
 def _cpu(who: int) -> float:
@@ -87,17 +92,20 @@ def bench_tournament(concurrencies: Sequence[int] = (1, 2, 4), rounds: int = 8, 
                 config = TournamentConfig(bots=tuple(names), table_sizes=(4,), rounds=rounds,
                                           concurrency=concurrency, isolation={"level": isolation})
                 tid = create_tournament(store, config, seed)
-                self_before, bots_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
-                start = time.perf_counter()
-                summary = run_tournament(store, tid, log_dir=root / "logs")
-                wall = time.perf_counter() - start
-                host_cpu = _cpu(resource.RUSAGE_SELF) - self_before
-                bots_cpu = _cpu(resource.RUSAGE_CHILDREN) - bots_before
+                with TreeCpu() as tree:
+                    self_before = _cpu(resource.RUSAGE_SELF)
+                    start = time.perf_counter()
+                    summary = run_tournament(store, tid, log_dir=root / "logs")
+                    wall = time.perf_counter() - start
+                    host_cpu = _cpu(resource.RUSAGE_SELF) - self_before
+                    total_cpu = tree.seconds()
+                bots_cpu = max(total_cpu - host_cpu, 0.0)
                 if not summary.complete:
                     raise RuntimeError(f"the benchmark tournament did not complete: {summary.failed}")
                 engine = _engine_seconds(store, tid)
                 figures.append(TournamentFigures(
                     isolation=isolation, concurrency=concurrency, matches=summary.played, wall_s=wall,
                     matches_per_min=summary.played / wall * 60, engine_share=engine / wall,
-                    host_share=max(host_cpu - engine, 0.0) / wall, bots_share=bots_cpu / wall))
+                    host_share=max(host_cpu - engine, 0.0) / wall, bots_share=bots_cpu / wall,
+                    cpu_per_match_ms=(host_cpu + bots_cpu) / max(summary.played, 1) * 1000, exact=tree.exact))
     return figures

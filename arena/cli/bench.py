@@ -53,6 +53,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     iso.add_argument("--matches", type=int, default=4, help="2-player matches per measurement (default 4)")
     iso.set_defaults(func=run_isolation)
 
+    r = bsub.add_parser("ratings", help="the batch rating fit on a synthetic history of known strengths",
+                        description="Makes about N matches among bots of known strength (Plackett-Luce draws, table "
+                                    "sizes 2-6, every deal in all its seat rotations, the imaginary shareholder at "
+                                    "two-player tables) and times the batch fit with its bootstrap "
+                                    "intervals, as the leaderboard runs it; then checks the fit against the truth.")
+    r.add_argument("--matches", type=int, default=100_000, help="matches to fit (default 100000)")
+    r.add_argument("--bots", type=int, default=20, help="bots (default 20)")
+    r.add_argument("--resamples", type=int, default=200, help="bootstrap resamples (default 200, as the leaderboard)")
+    r.add_argument("--seed", type=int, default=0)
+    r.set_defaults(func=run_ratings)
+
     g = bsub.add_parser("greedy", help="the greedy sample bot's win rate against random players",
                         description="The greedy sample bot against random players, in-process but with every "
                                     "decision passed through the protocol codec as the SDK would: wins (a shared "
@@ -138,17 +149,18 @@ def run_tournament_bench(args: argparse.Namespace) -> int:
     console = make_console()
     table = Table(title="tournament: four Python random bots, 4-player tables",
                   caption="wall time includes starting the bot processes (sandboxed: a fresh process per seat of "
-                          "every match, started ahead while matches play); shares: CPU seconds per wall "
-                          "second (two cores: they may sum past 100 %)")
-    for col in ("isolation", "concurrency", "matches", "wall s", "matches/min", "engine", "host", "bots"):
+                          "every match, started ahead while matches play); CPU/match: every process, bots' "
+                          "sandboxes and the zygote included; shares: CPU seconds per wall second (two cores: "
+                          "they may sum past 100 %)")
+    for col in ("isolation", "concurrency", "matches", "wall s", "matches/min", "CPU/match", "engine", "host", "bots"):
         table.add_column(col, justify="right")
     rates: dict[tuple[int, str], float] = {}
     with console.status("running benchmark tournaments..."):
         for f in bench_tournament(levels, rounds=args.rounds, isolations=isolations):
             rates[(f.concurrency, f.isolation)] = f.matches_per_min
             table.add_row(f.isolation, str(f.concurrency), str(f.matches), f"{f.wall_s:.1f}",
-                          f"{f.matches_per_min:.0f}", f"{f.engine_share:.0%}", f"{f.host_share:.0%}",
-                          f"{f.bots_share:.0%}")
+                          f"{f.matches_per_min:.0f}", f"{f.cpu_per_match_ms:.0f} ms", f"{f.engine_share:.0%}",
+                          f"{f.host_share:.0%}", f"{f.bots_share:.0%}" + ("" if f.exact else " (at least)"))
     console.print(table)
     for c in levels:
         if (c, "sandbox") in rates and (c, "none") in rates:
@@ -170,9 +182,16 @@ def run_isolation(args: argparse.Namespace) -> int:
     console = make_console()
     with console.status("starting bots..."):
         s = bench_start(args.starts)
-    console.print(f"bot start (Python random bot, until it answers Describe; median of {s.starts}): "
-                  f"sandbox {s.sandbox_ms:.0f} ms, none {s.none_ms:.0f} ms "
-                  f"({s.sandbox_ms / s.none_ms:.2f}x)")
+    starts = Table(title=f"bot start: the Python random bot until it answers Describe, then stopped ({s.starts} each)",
+                   caption="CPU: every process of the start and the stop (host, zygote, sandbox, bot)"
+                           + ("" if s.exact else "; a lower bound here: no cpuacct cgroup could be made"))
+    for col in ("started by", "ready (median)", "CPU per start"):
+        starts.add_column(col, justify="right" if col != "started by" else "left")
+    labels = {"zygote": "sandbox: zygote (Python bots)", "bubblewrap": "sandbox: bubblewrap (other bots)",
+              "none": "no sandbox"}
+    for way, label in labels.items():
+        starts.add_row(label, f"{s.ready_ms[way]:.0f} ms", f"{s.cpu_ms[way]:.0f} ms")
+    console.print(starts)
     table = Table(title="a thinking bot's mean decision time, against a random bot and against a CPU hog",
                   caption="the hog forks four spinning processes per core at StartMatch, each in its own session; "
                           "goal: sandboxed slowdown <= 10 %")
@@ -205,4 +224,31 @@ def run_greedy(args: argparse.Namespace) -> int:
             table.add_row(str(k), f"{f.wins}/{args.matches}", f"{f.win_rate:.1%}", f"{low:.1%}-{high:.1%}",
                           f"{f.mean_place:.2f}", f"{f.mean_margin:+.1f}")
     console.print(table)
+    return 0
+
+
+def run_ratings(args: argparse.Namespace) -> int:
+    from leaderboard.ratings_bench import bench_ratings
+
+    if args.matches < 1 or args.bots < 2 or args.resamples < 0:
+        raise UserError("--matches must be at least 1, --bots at least 2, --resamples at least 0")
+    console = make_console()
+    with console.status("...") as status:
+        f = bench_ratings(args.matches, args.bots, args.resamples, args.seed,
+                          on_stage=lambda text: status.update(text))
+    table = Table(title=f"ratings: {f.matches:,} matches ({f.deals:,} deals), {f.participants} participants, "
+                        f"{f.stage_sets:,} distinct stage sets")
+    table.add_column("step")
+    table.add_column("wall s", justify="right")
+    table.add_row("matches -> arrays (part of the fit)", f"{f.orders_s:.2f}")
+    table.add_row("point fit alone (Newton)", f"{f.point_s:.2f}")
+    table.add_row(f"whole fit with {f.resamples} bootstrap resamples ({f.method or 'none'})",
+                  f"{f.fit_s:.2f}")
+    table.add_row("cross-table", f"{f.cross_s:.2f}")
+    console.print(table)
+    console.print(f"fit of {f.matches:,} matches: {f.fit_s:.1f} s wall, {f.fit_cpu_s:.1f} s CPU (goal at a million: "
+                  f"<= 30 s); making the synthetic matches took {f.generate_s:.1f} s (not part of the fit)")
+    console.print(f"against the truth: largest error {f.max_error:.1f} Elo; {f.covered:.0%} of the 95% intervals hold "
+                  f"the true rating; order {'right' if f.order_correct else 'not quite right'} "
+                  f"({f.pairs_in_order:.1%} of the pairs of bots in their true order)")
     return 0

@@ -1,4 +1,4 @@
-"""The terminal leaderboard table (rich), shared by ``arena leaderboard``,
+"""The terminal leaderboard table and cross-table (rich), shared by ``arena leaderboard``,
 ``arena tournament show`` and ``arena demo``."""
 
 from __future__ import annotations
@@ -9,7 +9,13 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.console import make_console  # noqa: F401  (it lived here: kept for importers)
-from leaderboard.standings import Standing
+from leaderboard.standings import Leaderboard, Standing
+
+#: What the two rating columns are, a line each (the web page says the same).
+COLUMNS_LINES = ("Elo ± CI: fit of every finishing order at once (Plackett–Luce), 95% interval: rank by this.",
+                 "live: Elo updated match by match: shows form, depends on match order. † reference row, not a bot.")
+#: The cross-table shows at most this many participants (the best rated); --json has them all.
+CROSS_LIMIT = 16
 
 
 def _elo(row: Standing) -> str:
@@ -17,18 +23,45 @@ def _elo(row: Standing) -> str:
     return f"{row.elo:.0f}" + (f" ± {half:.0f}" if half is not None else "")
 
 
+def _name(row: Standing) -> Text:
+    return Text(row.name + (" †" if row.reference else ""), style="italic dim" if row.reference else "")
+
+
 def standings_table(rows: Sequence[Standing], title: str) -> Table:
-    table = Table(title=title, caption="Elo ± CI: batch fit with 95% bootstrap interval; live: match-by-match "
-                                       "Elo; place, cash: means; † reference row, not a bot (docs/ratings.md)")
+    table = Table(title=title, caption="\n".join(COLUMNS_LINES), caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("bot", min_width=12, overflow="fold")
     for name in ("Elo ± CI", "live", "games", "wins", "place", "cash", "forfeits", "faults"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
-        name = Text(row.name + (" †" if row.reference else ""), style="italic dim" if row.reference else "")
         table.add_row(
-            "" if row.rank is None else str(row.rank), name, _elo(row), f"{row.live_elo:.0f}", str(row.matches),
+            "" if row.rank is None else str(row.rank), _name(row), _elo(row), f"{row.live_elo:.0f}", str(row.matches),
             str(row.wins), "" if row.mean_place is None else f"{row.mean_place:.2f}",
             "" if row.mean_cash is None else f"{row.mean_cash:.1f}", str(row.forfeits), str(row.faults),
         )
     return table
+
+
+def cross_table_view(board: Leaderboard, title: str) -> Table:
+    """Row against column: the row's score (share of the matches where both played that the
+    row finished ahead, a shared place counting half) and, in brackets, how many matches."""
+    rows = board.standings[:CROSS_LIMIT]
+    more = len(board.standings) - len(rows)
+    caption = ("The row's score against the column where both played: the share\n"
+               "it finished ahead (a shared place ½), (how many matches).")
+    if more:
+        caption += f"\n{more} more not shown (--json has every pair)."
+    table = Table(title=title, caption=caption, caption_justify="left")
+    table.add_column("", justify="right")
+    table.add_column("bot", min_width=12, overflow="fold")
+    for number in range(1, len(rows) + 1):
+        table.add_column(str(number), justify="right", no_wrap=True)
+    for number, row in enumerate(rows, start=1):
+        cells = []
+        for other in rows:
+            h2h = None if other.name == row.name else board.cross_table.get(row.name, other.name)
+            cells.append("·" if other.name == row.name else "" if h2h is None
+                         else f"{100 * h2h.score:.0f}% ({h2h.meetings})")
+        table.add_row(str(number), _name(row), *cells)
+    return table
+

@@ -92,10 +92,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.set_defaults(func=cmd_show)
 
     lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
-                        description="Rank, bot, Elo ± 95% CI (batch fit), live Elo, matches, wins, mean place, "
-                                    "mean cash, forfeits and faults, over one tournament or every stored match.")
+                        description="Rank, bot, Elo ± 95% CI (batch Plackett-Luce fit of every finishing order), "
+                                    "live Elo, matches, wins, mean place, mean cash, forfeits and faults, over one "
+                                    "tournament or every stored match, every table size or one.  See docs/ratings.md.")
     lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
-    lb.add_argument("--json", action="store_true", help="print JSON for scripts")
+    lb.add_argument("--players", type=int, metavar="N",
+                    help="only the matches at tables of N players, rated on their own (default: every size)")
+    lb.add_argument("--cross", action="store_true",
+                    help="also the cross-table: each pair's head-to-head score where both played")
+    lb.add_argument("--json", action="store_true",
+                    help="print JSON for scripts (a list of rows; with --cross an object with 'leaderboard' "
+                         "and every pair's 'cross_table')")
     add_db_option(lb)
     lb.set_defaults(func=cmd_leaderboard)
 
@@ -348,16 +355,33 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from leaderboard.standings import compute_standings
+    from arena.cli.leaderboard_view import cross_table_view
+    from leaderboard.standings import compute_leaderboard
 
+    if args.players is not None and not 1 <= args.players <= 99:
+        raise UserError(f"--players must be a table size (2-6 for Union Pacific), got {args.players}")
     with open_store(args) as store:
-        standings = compute_standings(store, args.tournament)
+        board = compute_leaderboard(store, args.tournament, players=args.players, save=args.players is None)
+    standings = board.standings
     if args.json:
-        print(json.dumps([s.to_json() for s in standings], indent=2))
+        rows = [s.to_json() for s in standings]
+        if args.cross:
+            pairs = [{"a": p.a, "b": p.b, "meetings": p.meetings, "ahead": p.ahead, "behind": p.behind,
+                      "tied": p.tied, "score": p.score} for p in board.cross_table.pairs()]
+            print(json.dumps({"leaderboard": rows, "cross_table": pairs}, indent=2))
+        else:
+            print(json.dumps(rows, indent=2))
         return 0
     title = f"tournament {args.tournament}" if args.tournament is not None else "all matches"
+    if args.players is not None:
+        title += f" · {args.players}-player tables"
     if not standings:
-        print("no matches stored yet: run 'arena demo' or 'arena tournament run'", file=sys.stderr)
+        where = f" at {args.players}-player tables" if args.players is not None else ""
+        sizes = f" (stored table sizes: {', '.join(map(str, board.table_sizes))})" if board.table_sizes else ""
+        print(f"no matches stored{where} yet{sizes}: run 'arena demo' or 'arena tournament run'", file=sys.stderr)
         return 0
-    make_console().print(standings_table(standings, title))
+    console = make_console()
+    console.print(standings_table(standings, title))
+    if args.cross:
+        console.print(cross_table_view(board, f"cross-table · {title}"))
     return 0

@@ -20,8 +20,8 @@ rlimits by :mod:`arena.host.process`, and recorded with every match.
 from __future__ import annotations
 
 import atexit
-import itertools
 import os
+import secrets
 import signal
 import subprocess
 import threading
@@ -33,7 +33,6 @@ from arena.host.sandbox import Limits
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 _CFS_PERIOD_US = 100_000
-_counter = itertools.count(1)
 
 
 def _write(path: Path, text: str) -> None:
@@ -80,6 +79,10 @@ class BotCgroup:
     dirs: dict[str, Path]  # "memory" / "pids" / "cpu" / "freezer" (v1) or "v2" / "v2freeze" -> folder
     _frozen: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The freezer's control file, kept open: opening and closing it at every call cost ~0.1 ms
+    #: of CPU and ~0.5 ms of latency per freeze and thaw (kernfs), twice per decision.
+    _freezer_fd: int | None = None
+    _killed: bool = False
 
     @classmethod
     def of_folder(cls, folder: Path) -> "BotCgroup":
@@ -94,11 +97,13 @@ class BotCgroup:
         return [str(d / "cgroup.procs") for d in self.dirs.values()]
 
     def pids(self) -> list[int]:
-        found: set[int] = set()
-        for d in self.dirs.values():
-            for word in _read(d / "cgroup.procs").split():
-                found.add(int(word))
-        return sorted(found)
+        """The processes of the tree.  Every process joins all the folders at once, before it
+        starts anything (and a bot cannot move itself: it has no cgroup file system), so one
+        folder's list is the tree's (each read costs a kernfs open)."""
+        d = self.dirs.get("pids") or self.dirs.get("freezer") or next(iter(self.dirs.values()), None)
+        if d is None:
+            return []
+        return sorted(int(word) for word in _read(d / "cgroup.procs").split())
 
     # -- freezing ----------------------------------------------------------------
 
@@ -106,15 +111,29 @@ class BotCgroup:
         return "freezer" in self.dirs or "v2" in self.dirs or "v2freeze" in self.dirs
 
     def _set_frozen(self, frozen: bool) -> None:
+        if self._killed:
+            return
         try:
+            if self._freezer_fd is None:
+                if "freezer" in self.dirs:
+                    path = self.dirs["freezer"] / "freezer.state"
+                else:
+                    d = self.dirs.get("v2") or self.dirs.get("v2freeze")
+                    if d is None:
+                        return
+                    path = d / "cgroup.freeze"
+                self._freezer_fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
             if "freezer" in self.dirs:
-                _write(self.dirs["freezer"] / "freezer.state", "FROZEN" if frozen else "THAWED")
+                os.write(self._freezer_fd, b"FROZEN" if frozen else b"THAWED")
             else:
-                d = self.dirs.get("v2") or self.dirs.get("v2freeze")
-                if d is not None:
-                    _write(d / "cgroup.freeze", "1" if frozen else "0")
+                os.write(self._freezer_fd, b"1" if frozen else b"0")
         except OSError:
             pass  # the cgroup is gone: the bot is being stopped
+
+    def _close_freezer(self) -> None:
+        if self._freezer_fd is not None:
+            os.close(self._freezer_fd)
+            self._freezer_fd = None
 
     def freeze(self) -> None:
         with self._lock:
@@ -147,9 +166,16 @@ class BotCgroup:
     # -- the end -------------------------------------------------------------------
 
     def kill_all(self, timeout: float = 3.0) -> bool:
-        """SIGKILL every process in the tree (thawed first: a frozen v1 task cannot die); True when empty."""
+        """SIGKILL every process in the tree, then thaw it (a frozen v1 task cannot die: thawed with
+        the signal already pending, it dies before it runs anything); True when empty."""
         with self._lock:
-            self._frozen = True  # never thaw it again by accident
+            self._frozen = self._killed = True  # never freeze or thaw it again
+            self._close_freezer()
+            for pid in self.pids():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
             if "freezer" in self.dirs:
                 try:
                     _write(self.dirs["freezer"] / "freezer.state", "THAWED")
@@ -203,7 +229,9 @@ class CgroupHost:
 
     def create(self, limits: Limits | None) -> BotCgroup:
         """A new bot cgroup with ``limits`` set (None: only to kill its tree; OSError if the kernel refuses)."""
-        name = f"bot-{next(_counter)}"
+        # A random name, not a count: a sandbox's first processes know their cgroup's path,
+        # and a count would tell a bot how many bots this host has started.
+        name = f"bot-{secrets.token_hex(8)}"
         dirs: dict[str, Path] = {}
         try:
             for key, parent in self.parents.items():

@@ -12,7 +12,11 @@ No orphans, ever:
 - sandboxed (:mod:`arena.host.sandbox`), the command is ``bwrap`` with
   ``--die-with-parent`` and a PID namespace: when bwrap dies, the kernel kills
   every process of the sandbox, double forks and new sessions included; its
-  cgroup is killed as a whole when it stops (:mod:`arena.host.cgroups`).
+  cgroup is killed as a whole when it stops (:mod:`arena.host.cgroups`);
+- a sandboxed Python bot (``python SCRIPT ...``) is instead forked by the zygote
+  (:mod:`arena.host.zygote`), which dies with the host, and each sandbox with it:
+  the same namespaces, mounts, limits and cgroup, a few milliseconds instead of a
+  new interpreter.
 
 A bot's stdout and stderr go through a pipe to its log file, capped at the
 limit's ``log_mb`` per process (the log says how much was dropped).
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import shutil
 import signal
 import stat
@@ -39,8 +44,14 @@ from typing import IO, Any, Callable
 from arena.host.cgroups import BotCgroup, open_cgroups
 from arena.host.client import MAX_MESSAGE_BYTES, BotConnection, BotNotReadyError
 from arena.host.manifest import BotManifest
-from arena.host.sandbox import (SANDBOX_RUN_DIR, SOCKET_NAME, IsolationPolicy, bwrap_command, host_environment,
-                                relay_command, require_sandbox, runtime_for, sandbox_environment)
+from arena.host.namespaces import SYS_KEYCTL
+from arena.host.sandbox import (SANDBOX_HOSTNAME, SANDBOX_RUN_DIR, SOCKET_NAME, IsolationPolicy, bwrap_command,
+                                host_environment, relay_command, require_sandbox, runtime_for, sandbox_environment,
+                                sandbox_layout)
+from arena.host.zygote import SandboxProcess, ZygoteUnavailable, get_zygote
+from arena.host.zygote import config_for as zygote_config
+from arena.host.zygote import eligible as zygote_eligible
+from arena.host.zygote import enabled as zygote_enabled
 from arena.protocol import PROTOCOL_VERSION
 from arena.v1 import bot_pb2
 
@@ -62,9 +73,13 @@ _LAUNCHER = """
 import ctypes, json, os, resource, signal, sys
 config = json.loads(sys.argv[1])
 if sys.platform.startswith("linux"):
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 if os.getppid() != config["ppid"]:
     os._exit(70)
+if config.get("keyctl") and libc.syscall(ctypes.c_long(config["keyctl"]), ctypes.c_long(1), None) < 0:
+    sys.stderr.write("arena: cannot join a new session keyring\\n")  # KEYCTL_JOIN_SESSION_KEYRING
+    os._exit(127)
 try:
     for path in config["cgroups"]:
         with open(path, "w") as f:
@@ -78,14 +93,24 @@ except OSError as exc:
 """
 
 
+def keyctl_number() -> int | None:
+    """The keyctl system call's number here (it has no glibc wrapper), None if unknown."""
+    return SYS_KEYCTL.get(platform.machine())
+
+
 class BotStartError(RuntimeError):
     """A bot could not be started or never became ready; the message quotes its stderr."""
 
 
 def launcher_command(command: list[str], *, cgroups: list[str] = (),  # type: ignore[assignment]
-                     rlimits: list[tuple[str, int]] = ()) -> list[str]:  # type: ignore[assignment]
-    """``command`` wrapped in the launcher (run by this very Python, isolated, no site)."""
-    config = json.dumps({"ppid": os.getpid(), "cgroups": list(cgroups), "rlimits": [list(r) for r in rlimits]})
+                     rlimits: list[tuple[str, int]] = (),  # type: ignore[assignment]
+                     new_keyring: bool = False) -> list[str]:
+    """``command`` wrapped in the launcher (run by this very Python, isolated, no site).
+
+    ``new_keyring``: join a new, empty session keyring first (a sandbox's: one inherited
+    from the host would be shared by every sandbox, a channel between them)."""
+    config = json.dumps({"ppid": os.getpid(), "cgroups": list(cgroups), "rlimits": [list(r) for r in rlimits],
+                         "keyctl": keyctl_number() if new_keyring else None})
     return [sys.executable, "-I", "-S", "-c", _LAUNCHER, config, *command]
 
 
@@ -180,7 +205,7 @@ class FreezeGate:
 class BotProcess:
     """One running bot program: its OS process (a group leader), address, cgroup and stderr log."""
 
-    def __init__(self, popen: subprocess.Popen[bytes], manifest: BotManifest, address: str, log_path: Path,
+    def __init__(self, popen: "subprocess.Popen[bytes] | SandboxProcess", manifest: BotManifest, address: str, log_path: Path,
                  log_offset: int, *, policy: IsolationPolicy, pump: LogPump, cgroup: BotCgroup | None = None,
                  port: int | None = None) -> None:
         self.popen = popen
@@ -192,6 +217,8 @@ class BotProcess:
         self.cgroup = cgroup
         #: ``/proc/<pid>/root`` of the sandbox's first process (sandboxed bots only).
         self.sandbox_root: Path | None = None
+        #: The host pid of the sandbox's first process (its pid 1: bubblewrap's, or the zygote's init).
+        self.sandbox_init: int | None = None
         self.pump = pump
         self.gate = FreezeGate(cgroup) if policy.sandboxed and cgroup is not None and cgroup.can_freeze() else None
         self._log_offset = log_offset
@@ -270,16 +297,38 @@ class BotProcess:
         rlimits = [("RLIMIT_FSIZE", limits.file_mb << 20), ("RLIMIT_CORE", 0)]
         if "memory" not in enforced:
             rlimits.append(("RLIMIT_DATA", limits.memory_mb << 20))  # per process; never RLIMIT_AS
-        inner = relay_command(port, command) if port is not None else command
-        wrapped = bwrap_command(inner, working_dir=manifest.working_dir, env=env, limits=limits,
-                                extra_ro=runtime_for(command))
-        # bubblewrap itself gets nothing of the host's environment either: its first process
-        # stays in the sandbox (pid 1 there), where the bot can read /proc/1/environ.
-        bwrap_env = {"PATH": "/usr/bin:/bin"}
-        wrapped[0] = shutil.which("bwrap") or wrapped[0]
+        shown = command
+        zygote = None
+        if zygote_eligible(manifest) and zygote_enabled():
+            try:
+                zygote = get_zygote(_in_spawner_thread)
+            except ZygoteUnavailable:
+                zygote = None  # bubblewrap, then: slower to start, as safe
         try:
-            process = cls._launch(manifest, wrapped, bwrap_env, log_path=log_path, policy=policy, address="",
-                                  port=port, cgroup=cgroup, rlimits=rlimits, describe_where="sandbox", shown=command)
+            if zygote is not None:
+                config = zygote_config(
+                    manifest, argv=command[1:], env=env, cgroups=cgroup.procs_files if cgroup else [], rlimits=rlimits,
+                    layout=sandbox_layout(manifest.working_dir, limits, runtime_for(command)),
+                    hostname=SANDBOX_HOSTNAME,
+                    relay=(port, f"{SANDBOX_RUN_DIR}/{SOCKET_NAME}") if port is not None else None)
+                process = cls._launch_logged(manifest, lambda: zygote.spawn(config), log_path=log_path,
+                                             policy=policy, port=port, cgroup=cgroup, describe_where="sandbox, zygote",
+                                             shown=shown)
+            else:
+                inner = relay_command(port, command) if port is not None else command
+                wrapped = bwrap_command(inner, working_dir=manifest.working_dir, env=env, limits=limits,
+                                        extra_ro=runtime_for(command))
+                # bubblewrap itself gets nothing of the host's environment either: its first process
+                # stays in the sandbox (pid 1 there), where the bot can read /proc/1/environ.
+                bwrap_env = {"PATH": "/usr/bin:/bin"}
+                wrapped[0] = shutil.which("bwrap") or wrapped[0]
+                process = cls._launch(manifest, wrapped, bwrap_env, log_path=log_path, policy=policy, address="",
+                                      port=port, cgroup=cgroup, rlimits=rlimits, describe_where="sandbox",
+                                      shown=shown, new_keyring=True)
+        except ZygoteUnavailable as exc:
+            if cgroup is not None:
+                cgroup.remove(0.5)
+            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start it: {exc}") from None
         except BaseException:
             if cgroup is not None:
                 cgroup.remove(0.5)
@@ -309,6 +358,7 @@ class BotProcess:
                     seen = os.stat(root)
                     if (seen.st_dev, seen.st_ino) != (host_root.st_dev, host_root.st_ino):
                         self.sandbox_root = root
+                        self.sandbox_init = int(children[0])
                         self.address = f"unix:{root}{SANDBOX_RUN_DIR}/{SOCKET_NAME}"
                         return
             except OSError:
@@ -323,23 +373,34 @@ class BotProcess:
     @classmethod
     def _launch(cls, manifest: BotManifest, command: list[str], env: dict[str, str], *, log_path: Path,
                 policy: IsolationPolicy, address: str, port: int | None, describe_where: str,
-                cgroup: BotCgroup | None = None,
-                rlimits: list[tuple[str, int]] | None = None, shown: list[str] | None = None) -> "BotProcess":
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(log_path, "ab") as log:
-            log.write(f"--- arena: starting {shown or command} in {manifest.working_dir} ({describe_where}, "
-                      f"isolation {policy.level.value}) at {time.strftime('%Y-%m-%d %H:%M:%S')} ---\n".encode())
-            offset = log.tell()
-        launch = launcher_command(command, cgroups=cgroup.procs_files if cgroup else [], rlimits=rlimits or [])
+                cgroup: BotCgroup | None = None, rlimits: list[tuple[str, int]] | None = None,
+                shown: list[str] | None = None, new_keyring: bool = False) -> "BotProcess":
+        launch = launcher_command(command, cgroups=cgroup.procs_files if cgroup else [], rlimits=rlimits or [],
+                                  new_keyring=new_keyring)
 
         def start() -> subprocess.Popen[bytes]:
             return subprocess.Popen(launch, cwd=manifest.working_dir, env=env, stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
 
+        return cls._launch_logged(manifest, lambda: _in_spawner_thread(start), log_path=log_path, policy=policy,
+                                  port=port, cgroup=cgroup, describe_where=describe_where, shown=shown or command,
+                                  address=address)
+
+    @classmethod
+    def _launch_logged(cls, manifest: BotManifest, start: Callable[[], Any], *, log_path: Path,
+                       policy: IsolationPolicy, port: int | None, cgroup: BotCgroup | None, describe_where: str,
+                       shown: list[str], address: str = "") -> "BotProcess":
+        """Write the log's header, ``start()`` the process (a Popen or a zygote's SandboxProcess) and
+        pump its output into the log."""
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(log_path, "ab") as log:
+            log.write(f"--- arena: starting {shown} in {manifest.working_dir} ({describe_where}, "
+                      f"isolation {policy.level.value}) at {time.strftime('%Y-%m-%d %H:%M:%S')} ---\n".encode())
+            offset = log.tell()
         try:
-            popen = _in_spawner_thread(start)
+            popen = start()
         except OSError as exc:
-            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start {command!r}: "
+            raise BotStartError(f"bot {manifest.name!r} ({manifest.path}): cannot start {shown!r}: "
                                 f"{exc}") from None
         assert popen.stdout is not None
         pump = LogPump(popen.stdout, log_path, policy.limits.log_mb << 20)
@@ -420,9 +481,11 @@ class BotProcess:
         if self.cgroup is not None:
             self.cgroup.thaw()
 
-    def close_stdin(self) -> None:
-        """Close the host's end of the bot's stdin: the bot reads EOF and must exit (thawed to see it)."""
-        self.thaw()
+    def close_stdin(self, thaw: bool = True) -> None:
+        """Close the host's end of the bot's stdin: the bot reads EOF and must exit (thawed to see it,
+        unless it is about to be killed anyway)."""
+        if thaw:
+            self.thaw()
         stdin = self.popen.stdin
         if stdin is not None and not stdin.closed:
             try:
@@ -431,11 +494,15 @@ class BotProcess:
                 pass
 
     def bot_pids(self) -> list[int]:
-        """The host pids of the bot's own processes (inside a sandbox: all but bubblewrap's)."""
+        """The host pids of the bot's own processes (inside a sandbox: all but the sandbox's own,
+        bubblewrap's or the zygote's monitor and init)."""
         if self.cgroup is None:
             return [self.popen.pid] if self.alive() else []
+        sandbox = {self.popen.pid, self.sandbox_init} if self.sandbox_init is not None else set()
         pids = []
         for pid in self.cgroup.pids():
+            if pid in sandbox:
+                continue
             try:
                 comm = Path(f"/proc/{pid}/comm").read_text().strip()
             except OSError:
@@ -531,6 +598,9 @@ def stop_processes(processes: list[BotProcess], timeout: float = 3.0) -> list[st
         if process.stopped_how is not None:
             results[i] = process.stopped_how
             process._stop_lock.release()
+        elif timeout <= 0:  # no grace: killed at once, frozen (not woken to shut down for nothing)
+            process.close_stdin(thaw=False)
+            asked.append((i, process, process.alive()))
         else:
             asked.append((i, process, process._ask_to_stop()))
     deadline = time.monotonic() + timeout

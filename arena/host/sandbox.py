@@ -2,22 +2,24 @@
 
 Two levels (:class:`Isolation`):
 
-- ``sandbox`` (the default of every command): each bot process runs under
-  Debian's ``bubblewrap`` with new user, PID, network, IPC, UTS and mount
-  namespaces; it sees a read-only view of its own folder and of the runtime it
-  needs (``/usr``, the Python environment and the Arena SDK, a few files of
-  ``/etc``), private size-capped tmpfs at ``/tmp`` and ``/dev/shm``, and a tiny
-  one at ``/run/arena`` for its gRPC socket, which the host reaches through
-  ``/proc/<pid>/root`` (no host folder is writable from inside).  No network, no view of other processes, an environment with
-  only what its manifest declares plus Arena's own variables, no capabilities.
+- ``sandbox`` (the default of every command): each bot process runs with new user,
+  PID, network, IPC, UTS, cgroup and mount namespaces, built by Debian's
+  ``bubblewrap`` or, for Python bots, by the zygote (:mod:`arena.host.zygote`), both
+  from one plan (:func:`sandbox_layout`); it sees a read-only view of its own folder
+  and of the runtime it needs (``/usr``, the Python environment and the Arena SDK, a
+  few files of ``/etc``), a read-only ``/proc``, private size-capped tmpfs at ``/tmp``
+  and ``/dev/shm``, and a tiny one at ``/run/arena`` for its gRPC socket, which the
+  host reaches through ``/proc/<pid>/root`` (no host folder is writable from inside).
+  No network, no view of other processes, an environment with only what its manifest
+  declares plus Arena's own variables, a session keyring of its own, no capabilities.
   Its process tree is limited by cgroups (memory, processes, CPU) where the host
   can create them (:mod:`arena.host.cgroups`), by rlimits otherwise, and frozen
   between its decisions so it cannot steal CPU from a thinking opponent.
 - ``none``: the bot runs as a plain child process of the host, for trusted
   local runs (the host's environment minus Arena's own variables).
 
-This module only builds command lines and checks that the sandbox can work;
-:mod:`arena.host.process` starts the processes.
+This module only builds the plan and bubblewrap's command lines and checks that the
+sandbox can work; :mod:`arena.host.process` starts the processes.
 """
 
 from __future__ import annotations
@@ -131,12 +133,57 @@ def sandbox_environment(declared: Sequence[tuple[str, str]], arena: Mapping[str,
 
 
 # For a manifest that only takes ``{port}`` (the protocol's first form): inside the sandbox,
-# a relay forks before the bot's command is exec'd, and dies with the bot.  It waits for the
-# bot to listen: on the socket itself (the SDK and the samples follow ARENA_BOT_ADDRESS even
-# when given a port), then the relay just exits; or on its TCP port on the sandbox's own
-# loopback, then the relay forwards the host's connections on the socket to it.
-_RELAY = """
-import ctypes, os, signal, socket, sys, threading, time
+# a relay runs beside the bot, and dies with it.  It waits for the bot to listen: on the
+# socket itself (the SDK and the samples follow ARENA_BOT_ADDRESS even when given a port),
+# then the relay just exits; or on its TCP port on the sandbox's own loopback, then the
+# relay forwards the host's connections on the socket to it.  RELAY_LOOP defines
+# ``relay(port, path)``; under bubblewrap it runs in a process forked before the bot's
+# command is exec'd (_RELAY), in the zygote's sandboxes in one forked beside the bot.
+RELAY_LOOP = """
+import os, socket, threading, time
+def relay(port, path):
+    while True:
+        if os.path.exists(path):
+            return
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.05).close()
+            break
+        except OSError:
+            time.sleep(0.005)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(path)
+    except OSError:
+        return
+    server.listen(64)
+    def pump(src, dst):
+        try:
+            while True:
+                data = src.recv(262144)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+    while True:
+        client, _ = server.accept()
+        try:
+            upstream = socket.create_connection(("127.0.0.1", port))
+        except OSError:
+            client.close()
+            continue
+        upstream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=pump, args=(a, b), daemon=True).start()
+"""
+
+_RELAY = RELAY_LOOP + """
+import ctypes, signal, sys
 port, path, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 bot = os.getpid()
 if os.fork():
@@ -149,44 +196,8 @@ ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
 if os.getppid() != bot:
     os._exit(0)
 os.setsid()
-while True:
-    if os.path.exists(path):
-        os._exit(0)
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.05).close()
-        break
-    except OSError:
-        time.sleep(0.005)
-server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-try:
-    server.bind(path)
-except OSError:
-    os._exit(0)
-server.listen(64)
-def pump(src, dst):
-    try:
-        while True:
-            data = src.recv(262144)
-            if not data:
-                break
-            dst.sendall(data)
-    except OSError:
-        pass
-    for s in (src, dst):
-        try:
-            s.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-while True:
-    client, _ = server.accept()
-    try:
-        upstream = socket.create_connection(("127.0.0.1", port))
-    except OSError:
-        client.close()
-        continue
-    upstream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    for a, b in ((client, upstream), (upstream, client)):
-        threading.Thread(target=pump, args=(a, b), daemon=True).start()
+relay(port, path)
+os._exit(0)
 """
 
 
@@ -225,37 +236,88 @@ def _dedupe(paths: Sequence[Path]) -> list[Path]:
     return unique
 
 
-def bwrap_command(command: Sequence[str], *, working_dir: Path, env: Mapping[str, str],
-                  limits: Limits, extra_ro: Sequence[Path] = ()) -> list[str]:
-    """The ``bwrap`` command line that runs ``command`` in a sandbox (see the module docstring)."""
-    args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-            "--cap-drop", "ALL", "--hostname", "arena-bot", "--clearenv"]
-    for key, value in env.items():
-        args += ["--setenv", key, value]
+@dataclass(frozen=True)
+class MountOp:
+    """One step of building a sandbox's file system, in order (bubblewrap's options of the same name).
+
+    ``kind``: ``symlink`` (``source`` is the link's target), ``ro-bind`` / ``ro-bind-try`` (a
+    host path, read-only, recursively; ``-try``: skipped when missing), ``proc``, ``dev``
+    (a minimal /dev), ``tmpfs`` (``size`` bytes), ``dir``, ``remount-ro``.
+    """
+
+    kind: str
+    dest: str
+    source: str = ""
+    size: int = 0
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.dest, self.source, self.size]
+
+
+#: Where the writable tmpfs of a sandbox are (everything else in it is read-only).
+WRITABLE_DIRS = ("/tmp", "/dev/shm", SANDBOX_RUN_DIR)
+
+
+def sandbox_layout(working_dir: Path, limits: Limits, extra_ro: Sequence[Path] = ()) -> tuple[MountOp, ...]:
+    """The sandbox's file system, step by step: the one plan that both bubblewrap
+    (:func:`bwrap_command`) and the zygote's sandboxes (:mod:`arena.host.namespaces`) build.
+    (Worked out once per bot and limits: it looks at the host's system folders and runtime.)"""
+    return _layout(working_dir, limits, tuple(extra_ro))
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(working_dir: Path, limits: Limits, extra_ro: tuple[Path, ...]) -> tuple[MountOp, ...]:
+    ops: list[MountOp] = []
     for name in _SYSTEM_DIRS:
         host = Path("/") / name
         if host.is_symlink():
-            args += ["--symlink", os.readlink(host), str(host)]
+            ops.append(MountOp("symlink", str(host), os.readlink(host)))
         elif host.is_dir():
-            args += ["--ro-bind", str(host), str(host)]
+            ops.append(MountOp("ro-bind", str(host), str(host)))
     for name in _ETC_FILES:
-        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+        ops.append(MountOp("ro-bind-try", f"/etc/{name}", f"/etc/{name}"))
+    # /proc read-only as a whole: the bot runs as the host's user, and when that is root its
+    # uid owns /proc/sys, whose global settings (kernel.core_pattern: a program the kernel
+    # runs as root) it could otherwise write even without capabilities.
     # Writable: /tmp, /dev/shm (POSIX shared memory) and /run/arena (the socket), each a
     # small tmpfs of its own, charged to the bot's memory; everything else is read-only,
     # the sandbox's own root included.  No host folder is writable.  They are mounted
     # before the runtime and the bot's folder, which may live below /tmp on the host.
-    args += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
-             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/dev/shm",
-             "--dir", "/run", "--size", str(_RUN_DIR_BYTES), "--tmpfs", SANDBOX_RUN_DIR]
+    ops += [MountOp("proc", "/proc"), MountOp("remount-ro", "/proc"), MountOp("dev", "/dev"),
+            MountOp("tmpfs", "/tmp", size=limits.tmp_mb << 20), MountOp("tmpfs", "/dev/shm", size=limits.tmp_mb << 20),
+            MountOp("dir", "/run"), MountOp("tmpfs", SANDBOX_RUN_DIR, size=_RUN_DIR_BYTES)]
     runtime = _dedupe([*_python_runtime(), *extra_ro])
     for path in runtime:
         if path.parts[1:2] and path.parts[1] in _SYSTEM_DIRS:
             continue
-        args += ["--ro-bind-try", str(path), str(path)]
-    args += ["--ro-bind", str(working_dir), str(working_dir),
-             "--remount-ro", "/dev", "--remount-ro", "/",
-             "--chdir", str(working_dir), "--", *command]
+        ops.append(MountOp("ro-bind-try", str(path), str(path)))
+    ops += [MountOp("ro-bind", str(working_dir), str(working_dir)),
+            MountOp("remount-ro", "/dev"), MountOp("remount-ro", "/")]
+    return tuple(ops)
+
+
+#: The namespaces and process settings of every sandbox (bubblewrap's spelling).
+BWRAP_FLAGS = ("--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+               "--cap-drop", "ALL")
+SANDBOX_HOSTNAME = "arena-bot"
+
+
+def bwrap_command(command: Sequence[str], *, working_dir: Path, env: Mapping[str, str],
+                  limits: Limits, extra_ro: Sequence[Path] = ()) -> list[str]:
+    """The ``bwrap`` command line that runs ``command`` in a sandbox (see the module docstring)."""
+    args = ["bwrap", *BWRAP_FLAGS, "--hostname", SANDBOX_HOSTNAME, "--clearenv"]
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    for op in sandbox_layout(working_dir, limits, extra_ro):
+        if op.kind == "symlink":
+            args += ["--symlink", op.source, op.dest]
+        elif op.kind in ("ro-bind", "ro-bind-try"):
+            args += [f"--{op.kind}", op.source, op.dest]
+        elif op.kind == "tmpfs":
+            args += ["--size", str(op.size), "--tmpfs", op.dest]
+        else:  # proc, dev, dir, remount-ro
+            args += [f"--{op.kind}", op.dest]
+    args += ["--chdir", str(working_dir), "--", *command]
     return args
 
 

@@ -57,10 +57,17 @@ from leaderboard.rows import (
     SeatRow,
     TournamentRow,
 )
-from leaderboard.standings import Standing, compute_standings
+from leaderboard.standings import Leaderboard, Standing, compute_leaderboard
 from leaderboard.store import Store
 from leaderboard.web.board import COMPANY_COLOURS, COMPANY_SHAPES, TRACK_STYLES, board_json  # noqa: F401 (re-exported)
 from leaderboard.web.progress import duration_text, progress_json, schedule_total
+from leaderboard.web.standings_view import (
+    cross_matrix,
+    cross_table_json,
+    interval_bars,
+    superiority_json,
+    superiority_matrix,
+)
 from leaderboard.web.security import SecurityHeaders
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
@@ -191,47 +198,65 @@ def standing_json(row: Standing) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Fit:
-    standings: list[Standing]
+    board: Leaderboard
     history: list[tuple[str, dict[str, float]]]  # live Elo after each match, in schedule order
+
+    @property
+    def standings(self) -> list[Standing]:
+        return self.board.standings
 
 
 class _Ratings:
-    """Standings and live-Elo history per scope, refitted only when the stored results change.
+    """Leaderboards and live-Elo history per scope (tournament, table size), refitted only
+    when the stored results of the scope change.
 
     The pages never write: ratings are computed with ``save=False``.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._fits: dict[int | None, tuple[str, _Fit]] = {}
+        self._fits: dict[tuple[int | None, int | None], tuple[str, _Fit]] = {}
 
-    def get(self, store: Store, tournament_id: int | None) -> _Fit:
-        matches = store.rated_matches(tournament_id)
+    def get(self, store: Store, tournament_id: int | None, players: int | None = None) -> _Fit:
+        matches = store.rated_matches(tournament_id, table_size=players)
         digest = hashlib.sha256()
         for m in matches:
             digest.update(f"{m.key}\n".encode())
         key = digest.hexdigest()
         with self._lock:
-            cached = self._fits.get(tournament_id)
+            cached = self._fits.get((tournament_id, players))
             if cached is not None and cached[0] == key:
                 return cached[1]
         fit = _Fit(
-            standings=compute_standings(store, tournament_id, save=False) if matches else [],
+            board=compute_leaderboard(store, tournament_id, players=players, save=False),
             history=live_elo_history(matches),
         )
         with self._lock:
-            self._fits[tournament_id] = (key, fit)
+            self._fits[(tournament_id, players)] = (key, fit)
         return fit
 
 
-def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None) -> dict[str, Any]:
+def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None,
+                     players: int | None = None) -> dict[str, Any]:
+    """The standings of a scope, the likelihood of superiority between neighbours and the cross-table."""
     tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
-    fit = ratings.get(store, tournament_id)
+    board = ratings.get(store, tournament_id, players).board
     return {
         "tournament": tournament,
+        "players": players,
+        "table_sizes": board.table_sizes,
         "reference_participant": IMAGINARY_PARTICIPANT,
-        "rows": [standing_json(s) for s in fit.standings],
+        "rows": [standing_json(s) for s in board.standings],
+        "bootstrap": {"resamples": board.resamples, "method": board.method},
+        "superiority": superiority_json(board),
+        "cross_table": cross_table_json(board),
     }
+
+
+def board_context(board: dict[str, Any]) -> dict[str, Any]:
+    """What the leaderboard templates draw from a :func:`leaderboard_json` answer."""
+    return {"board": board, "bars": interval_bars(board["rows"]), "los": superiority_matrix(board),
+            "cross": cross_matrix(board)}
 
 
 # -- bots and matches -----------------------------------------------------------------
@@ -441,6 +466,13 @@ def _tournament_param(request: Request) -> int | None:
     return whole_number(raw, "tournament (a tournament id)", minimum=1)
 
 
+def _players_param(request: Request) -> int | None:
+    raw = request.query_params.get("players")
+    if raw is None or raw == "":
+        return None
+    return whole_number(raw, "players (a table size)", minimum=1, maximum=99)
+
+
 def _tournament_path(request: Request) -> int:
     return whole_number(request.path_params["tournament_id"], "the tournament id", minimum=1)
 
@@ -474,7 +506,7 @@ def create_app(db_url: str | None = None) -> Starlette:
         s = store()
         return page(request, "leaderboard.html", {
             "title": "Leaderboard",
-            "board": leaderboard_json(s, ratings, None),
+            **board_context(leaderboard_json(s, ratings, None, _players_param(request))),
             "tournaments": [tournament_json(s, t) for t in reversed(s.list_tournaments())],
         })
 
@@ -488,12 +520,12 @@ def create_app(db_url: str | None = None) -> Starlette:
     def tournament_page(request: Request) -> Response:
         s = store()
         tid = _tournament_path(request)
-        board = leaderboard_json(s, ratings, tid)
+        board = leaderboard_json(s, ratings, tid, _players_param(request))
         visibility = Visibility(s)
         matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
         return page(request, "tournament.html", {
             "title": f"Tournament {tid}",
-            "board": board,
+            **board_context(board),
             "tournament": board["tournament"],
             "progress": progress_json(s, s.get_tournament(tid)),
             "matches": [match_summary_json(m, visibility.published(m)) for m in matches],
@@ -536,7 +568,7 @@ def create_app(db_url: str | None = None) -> Starlette:
     # -- JSON -------------------------------------------------------------------------
 
     def api_leaderboard(request: Request) -> Response:
-        return api(leaderboard_json(store(), ratings, _tournament_param(request)))
+        return api(leaderboard_json(store(), ratings, _tournament_param(request), _players_param(request)))
 
     def api_tournaments(request: Request) -> Response:
         s = store()

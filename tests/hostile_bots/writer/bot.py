@@ -6,7 +6,11 @@ than it may.  At its first StartMatch:
 - ``bigfile /tmp/big-$WRITER_TAG``: writes ``$WRITER_BIG_MB`` MB in its ``/tmp``, 1 MiB at
   a time, reporting how much it could (``DENIED`` when it hit a limit);
 - ``fill /run/arena``: writes ``$WRITER_FILL_FILES`` files of ``$WRITER_FILL_MB`` MB each in
-  its socket folder, the one folder it shares with the host, and reports the total.
+  its socket folder, the one folder it shares with the host, and reports the total;
+- ``sysctl <path>`` for every path in ``$WRITER_SYSCTLS`` (comma-separated, under
+  ``/proc/sys``): writes back the value it reads, which changes nothing but tells whether
+  it could have written another (``kernel.core_pattern`` names a program the kernel runs
+  as root on the host).
 
 It plays random legal actions.
 """
@@ -23,6 +27,7 @@ DIRS = [d for d in os.environ.get("WRITER_DIRS", "/tmp").split(",") if d]
 BIG = int(os.environ.get("WRITER_BIG_MB", "16")) << 20
 FILL_FILES = int(os.environ.get("WRITER_FILL_FILES", "0"))
 FILL = int(os.environ.get("WRITER_FILL_MB", "8")) << 20
+SYSCTLS = [p for p in os.environ.get("WRITER_SYSCTLS", "").split(",") if p]
 _MIB = b"w" * (1 << 20)
 
 
@@ -52,6 +57,18 @@ def write_big(path: str, size: int) -> tuple[int, str]:
     return written, ""
 
 
+def rewrite(path: str) -> None:
+    """Write a setting's own value back to it: a harmless test of whether it is writable."""
+    try:
+        with open(path) as f:
+            value = f.read()
+        with open(path, "w") as f:
+            f.write(value)
+        probe("sysctl", path, True, f"rewrote {value.strip()!r}")
+    except OSError as exc:
+        probe("sysctl", path, False, f"{type(exc).__name__}: {exc}")
+
+
 class Writer(Bot):
     name = "hostile-writer"
     version = "1.0.0"
@@ -76,6 +93,8 @@ class Writer(Bot):
                 if error:
                     errors.append(error)
             probe("fill", "/run/arena", not errors, f"{total} bytes in {FILL_FILES} files {' '.join(errors[:2])}")
+        for path in SYSCTLS:
+            rewrite(path)
         probe("done", "-", True)
 
     def decide(self, observation: dict, legal_actions) -> int:

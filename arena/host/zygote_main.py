@@ -1,0 +1,376 @@
+"""The zygote: a fork server that starts sandboxed Python bots without paying Python's start-up.
+
+Run by the host (:mod:`arena.host.zygote`) as ``python -I -c "...main()" CONTROL_FD HOST_PID``
+with an environment of four neutral variables.  It imports, once, only trusted code: the
+standard library, grpc, protobuf and the Arena SDK (``arena.sdk``), never a bot's.  Then,
+for each request of the host, it forks; the child builds a sandbox of its own around
+itself and runs the bot's script in it, so every bot process starts as a copy of this
+clean image, and nothing one of them computes reaches another.
+
+What the zygote reads: from its control socket, only the host's one-byte request ``F``
+with exactly three file descriptors (a sealed copy of the bot's configuration, the
+bot's stdin, the bot's output); anything else is dropped.  It never reads a
+configuration itself (its child does, after the fork: the zygote holds nothing of any
+bot), and no child has any channel to it: a child closes the control socket first
+thing.  What it writes: ``R`` when ready; ``P`` + pid with a pidfd of each child;
+``X`` + pid + wait status when a child is reaped.
+
+Each request becomes three processes, like bubblewrap's (:mod:`arena.host.sandbox`):
+
+- the *monitor* (in the host's PID namespace, the pid the host sees): dies with the
+  zygote (``PR_SET_PDEATHSIG``), leads a session of its own, joins the bot's cgroups,
+  joins a new empty session keyring, makes new user (its uid mapped to itself), mount,
+  PID, network, IPC, UTS and cgroup namespaces, forks the init, drops every
+  capability and waits for it, exiting with its status;
+- the *init*, pid 1 of the new PID namespace: dies with the monitor, builds the file
+  system from the same plan as bubblewrap (:func:`arena.host.namespaces.build_root`),
+  sets the host name and brings up its own loopback, disables further user namespaces,
+  sets the rlimits, drops every capability (``no_new_privs``, bounding set empty),
+  becomes non-dumpable, forks the bot (and, for a ``{port}`` manifest, the relay) and
+  reaps orphans until the bot exits, with whose status it exits; when it exits the
+  kernel kills whatever is left in the namespace;
+- the *bot*, pid 2: a session of its own, Python's default signal handlers, only
+  stdin/stdout/stderr open, the manifest's environment, the script run as ``__main__``.
+"""
+
+from __future__ import annotations
+
+import array
+import gc
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+from typing import Any, NoReturn
+
+# The trusted modules every Python bot needs, imported once, here; nothing else is.
+import argparse
+import concurrent.futures.thread  # noqa: F401  (imported lazily by a gRPC server's first call)
+import logging
+import queue  # noqa: F401
+
+import grpc
+import grpc._server  # noqa: F401  (imported lazily by grpc.server(): done once here instead)
+
+import arena.sdk  # noqa: F401  (the SDK: arena.host.codec, arena.v1, grpc, protobuf)
+from arena.host import namespaces
+from arena.host.sandbox import RELAY_LOOP
+from arena.v1 import bot_pb2
+
+_REQUEST = b"F"
+_FDS_PER_REQUEST = 3
+_SETUP_FAILED = 71
+#: How long a ``{port}`` bot has to create its socket before the relay to its port is started.
+_RELAY_GRACE_S = 1.0
+_PARENT_GONE = 70
+
+
+def main() -> None:
+    """The zygote's entry point; returns only in a bot process, after which the bot runs."""
+    _warm()
+    job = _serve(int(sys.argv[1]), int(sys.argv[2]))
+    _run_script(job)
+
+
+def _warm() -> None:
+    """Run, once and here, the first-time work of what every Python bot does as it starts, so
+    that each bot process inherits it done (the first ArgumentParser of a process alone costs
+    ~4 ms).  Trusted code on made-up input; nothing is configured (no logging handler, no
+    gRPC core: its threads would not survive a fork)."""
+    parser = argparse.ArgumentParser(prog="bot", description="warm-up")
+    parser.add_argument("--address")
+    parser.add_argument("--port")
+    parser.add_argument("--ignore-stdin", action="store_true")
+    parser.parse_known_args(["--port", "1", "--other"])
+    record = logging.LogRecord("warm-up", logging.INFO, __file__, 0, "%s", ("warm-up",), None)
+    logging.Formatter("%(asctime)s warm-up %(levelname)s %(message)s").format(record)
+    for name in ("DescribeRequest", "DescribeReply", "StartMatchRequest", "StartMatchReply", "DecisionRequest",
+                 "DecisionReply", "EndMatchRequest", "EndMatchReply"):
+        message = getattr(bot_pb2, name)
+        message.FromString(message().SerializeToString())
+
+
+# -- the fork server ---------------------------------------------------------------------------
+
+
+def _serve(control_fd: int, host_pid: int) -> dict[str, Any]:
+    namespaces.die_with_parent(signal.SIGKILL)
+    if os.getppid() != host_pid:
+        os._exit(_PARENT_GONE)
+    control = socket.socket(fileno=control_fd)
+    identity = (os.getpid(), os.getuid(), os.getgid(), namespaces.last_capability())
+    wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_write)
+    # What is imported now is shared by every child; the garbage collector leaves it alone
+    # there, so that a child's collections do not copy every page of it.
+    gc.freeze()
+    control.sendall(b"R")
+    poller = select.poll()
+    poller.register(control.fileno(), select.POLLIN)
+    poller.register(wake_read, select.POLLIN)
+    poller.register(0, select.POLLIN)  # stdin: EOF when the host is gone
+    while True:
+        for fd, _ in poller.poll():
+            if fd == 0:
+                if not os.read(0, 4096):
+                    os._exit(0)
+            elif fd == wake_read:
+                while True:
+                    try:
+                        if not os.read(wake_read, 4096):
+                            break
+                    except BlockingIOError:
+                        break
+                _reap(control)
+            else:
+                fds = _receive(control)
+                if fds is None:
+                    continue
+                pid = os.fork()
+                if pid == 0:
+                    return _monitor(control, (wake_read, wake_write), fds, identity)
+                for received in fds:
+                    os.close(received)
+                pidfd = os.pidfd_open(pid)
+                try:
+                    control.sendmsg([b"P" + struct.pack("=i", pid)],
+                                    [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [pidfd]))])
+                finally:
+                    os.close(pidfd)
+
+
+def _receive(control: socket.socket) -> list[int] | None:
+    """A request's file descriptors, or None (and they are closed) when it is not a request."""
+    try:
+        data, ancillary, flags, _ = control.recvmsg(16, socket.CMSG_SPACE(_FDS_PER_REQUEST * 4),
+                                                    socket.MSG_CMSG_CLOEXEC)
+    except InterruptedError:
+        return None
+    if not data and not ancillary:
+        os._exit(0)  # the host closed the channel
+    fds: list[int] = []
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.extend(array.array("i", payload[:len(payload) - len(payload) % 4]))
+    if data == _REQUEST and len(fds) == _FDS_PER_REQUEST and not flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+        return fds
+    for fd in fds:
+        os.close(fd)
+    sys.stderr.write("arena zygote: dropped a malformed request\n")
+    return None
+
+
+def _reap(control: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        control.send(b"X" + struct.pack("=ii", pid, status))
+
+
+# -- a sandbox: monitor, init, bot -----------------------------------------------------------------
+
+
+def _fail(exc: BaseException) -> NoReturn:
+    try:
+        os.write(2, f"arena: the sandbox could not be set up: {type(exc).__name__}: {exc}\n".encode())
+    finally:
+        os._exit(_SETUP_FAILED)
+
+
+def _exit_code(status: int) -> int:
+    """A wait status as a shell reports it (128 + the signal for a killed process), as bubblewrap does."""
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status)
+    if os.WIFSIGNALED(status):
+        return 128 + os.WTERMSIG(status)
+    return 255
+
+
+def _monitor(control: socket.socket, wake: tuple[int, int], fds: list[int],
+             identity: tuple[int, int, int, int]) -> dict[str, Any]:
+    """The first process of a sandbox (see the module docstring); returns only in the bot."""
+    zygote_pid, uid, gid, last_cap = identity
+    config_fd, stdin_fd, output_fd = fds
+    try:
+        # Nothing of the zygote's: its channel and wake-up pipe closed, default signal handling.
+        signal.set_wakeup_fd(-1)
+        for sig in (signal.SIGCHLD, signal.SIGINT):
+            signal.signal(sig, signal.SIG_DFL)
+        os.close(control.detach())
+        for fd in wake:
+            os.close(fd)
+        namespaces.die_with_parent(signal.SIGKILL)
+        if os.getppid() != zygote_pid:
+            os._exit(_PARENT_GONE)
+        os.dup2(stdin_fd, 0)
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        with os.fdopen(config_fd, "rb") as f:
+            config = json.loads(f.read())
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        os.setsid()
+        for path in config["cgroups"]:
+            with open(path, "w") as f:
+                f.write(str(os.getpid()))
+        namespaces.new_session_keyring()
+        namespaces.unshare(namespaces.SANDBOX_NAMESPACES)
+        namespaces.map_ids(uid, gid)
+        alive_read, alive_write = os.pipe()  # the init's way to see that this process is gone
+        pid = os.fork()
+        if pid == 0:
+            os.close(alive_write)
+            return _init(config, alive_read, uid, gid, last_cap)
+        os.close(alive_read)
+        namespaces.drop_privileges(last_cap)
+    except BaseException as exc:
+        _fail(exc)
+    _, status = os.waitpid(pid, 0)
+    os._exit(_exit_code(status))
+
+
+def _init(config: dict[str, Any], alive: int, uid: int, gid: int, last_cap: int) -> dict[str, Any]:
+    """Pid 1 of the sandbox (see the module docstring); returns only in the bot."""
+    namespaces.die_with_parent(signal.SIGKILL)
+    if select.select([alive], [], [], 0)[0]:  # EOF: the monitor died before the line above
+        os._exit(_PARENT_GONE)
+    os.close(alive)
+    # The host's /proc, kept open to write this process's id maps once the sandbox's own
+    # /proc is read-only (as bubblewrap does); closed before any bot code runs.
+    host_proc = os.open("/proc", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    namespaces.build_root(config["layout"])
+    socket.sethostname(config["hostname"])
+    namespaces.loopback_up()
+    namespaces.disable_user_namespaces(uid, gid, host_proc)
+    os.close(host_proc)
+    import resource
+
+    for name, value in config["rlimits"]:
+        resource.setrlimit(getattr(resource, name), (value, value))
+    namespaces.drop_privileges(last_cap)
+    namespaces.check_unprivileged()
+    namespaces.set_dumpable(False)  # the bot cannot trace it nor read its memory
+    os.chdir(config["working_dir"])
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2,
+                signal.SIGPIPE, signal.SIGALRM):
+        signal.signal(sig, signal.SIG_IGN)
+    relay = config.get("relay")
+    watch = namespaces.watch_folder(os.path.dirname(relay[1])) if relay else None
+    bot = os.fork()
+    if bot == 0:
+        return _bot(config)
+    if relay and watch is not None and _needs_relay(bot, relay[1], watch):
+        if os.fork() == 0:
+            _relay(*relay)
+    while True:
+        pid, status = os.wait()
+        if pid == bot:
+            os._exit(_exit_code(status))
+
+
+def _needs_relay(bot: int, path: str, watch: int) -> bool:
+    """Whether a ``{port}`` bot needs the relay: not when it creates its socket itself (the SDK
+    does, within milliseconds) or exits first; waited for without polling, for a while."""
+    pidfd = os.pidfd_open(bot)
+    try:
+        deadline = time.monotonic() + _RELAY_GRACE_S
+        while not os.path.exists(path):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return True
+            ready = select.select([watch, pidfd], [], [], left)[0]
+            if pidfd in ready:
+                return False
+            try:
+                os.read(watch, 65536)
+            except BlockingIOError:
+                pass
+        return False
+    finally:
+        os.close(pidfd)
+        os.close(watch)
+
+
+def _python_signals() -> None:
+    """The signal handling of a freshly started Python (SIGINT raises, SIGPIPE and SIGXFSZ ignored)."""
+    for sig in signal.valid_signals():
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+def _bot(config: dict[str, Any]) -> dict[str, Any]:
+    namespaces.die_with_parent(signal.SIGKILL)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # only stdin, stdout and stderr
+    os.setsid()
+    namespaces.set_dumpable(True)  # as any process: its own children may trace it
+    _python_signals()
+    os.environ.clear()
+    os.environ.update(config["env"])
+    os.environ["PWD"] = config["working_dir"]
+    return config
+
+
+def _relay(port: int, path: str) -> NoReturn:
+    namespaces.die_with_parent(signal.SIGKILL)
+    _python_signals()
+    scope: dict[str, Any] = {"__name__": "arena-relay"}
+    try:
+        exec(RELAY_LOOP, scope)
+        scope["relay"](port, path)
+    finally:
+        os._exit(0)
+
+
+# -- running the bot's script ----------------------------------------------------------------------
+
+
+def _run_script(config: dict[str, Any]) -> None:
+    """Run ``python SCRIPT ARGS...`` in this (already started) interpreter, as Python itself would:
+    ``sys.argv``, ``sys.path[0]`` the script's folder, the script as ``__main__``, an
+    uncaught exception's traceback on stderr and exit status 1, SystemExit honoured; the
+    interpreter then ends as usual (non-daemon threads joined, atexit handlers run)."""
+    argv = list(config["argv"])
+    path = os.path.abspath(argv[0])
+    sys.argv = argv
+    sys.path.insert(0, os.path.dirname(path))
+    sys.dont_write_bytecode = bool(config["env"].get("PYTHONDONTWRITEBYTECODE"))
+    main_module = sys.modules["__main__"]
+    scope = main_module.__dict__
+    builtins = scope["__builtins__"]
+    scope.clear()
+    scope.update(__name__="__main__", __doc__=None, __package__=None, __spec__=None, __builtins__=builtins,
+                 __file__=path, __cached__=None)
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as exc:
+        sys.stderr.write(f"{sys.executable}: can't open file {path!r}: [Errno {exc.errno}] {exc.strerror}\n")
+        raise SystemExit(2) from None
+    try:
+        from importlib.machinery import SourceFileLoader
+
+        scope["__loader__"] = SourceFileLoader("__main__", path)
+        exec(compile(source, path, "exec"), scope)
+    except SystemExit:
+        raise
+    except BaseException as exc:
+        tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)  # from the script's own frame on
+        raise SystemExit(130 if isinstance(exc, KeyboardInterrupt) else 1) from None

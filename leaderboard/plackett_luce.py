@@ -1,0 +1,404 @@
+"""The Plackett-Luce model of finishing orders, fitted by Newton's method (numpy + scipy).
+
+Model.  Participant ``i`` has strength ``exp(theta_i)``.  A table's finishing order
+is built stage by stage: the first place goes to ``i`` with probability
+``exp(theta_i) / sum of exp(theta_j) over the table``, the second place likewise
+among the rest, and so on.  A tie (a shared place) counts as the average over the
+orders of the tied participants: the log-likelihood of a tie is the mean of the
+log-likelihoods of every order the tied participants could have finished in
+(each order counts ``1/t!`` for a tie of ``t``).  So a drawn duel is half a win and
+half a loss, as in Elo.
+
+Data.  A stage contributes ``log sum exp(theta over the remaining set)``, and the
+tie average is a weighted sum of such terms (the set minus every subset of the
+tied group that could have gone first, weighted ``1/C(t, q)``), so the whole
+negative log-likelihood is ``-a . theta + sum over distinct sets S of c_S *
+logsumexp(theta_S)``.  :class:`StageSets` aggregates the matches into those
+distinct sets once; the fit then costs the number of distinct sets, not matches.
+Weights are whole multiples of ``1/unit`` and kept as whole numbers until the
+end, so every sum is exact in float64 and independent of the order of the data.
+
+Fit.  Maximum a posteriori with a weak prior (each participant plays one virtual
+drawn duel against a virtual opponent with theta 0), subject to the mean of the
+real participants being 0: damped Newton steps on the KKT system.  The prior keeps
+an unbeaten participant finite and participants who never met apart from each
+other at a finite distance.
+
+Bootstrap.  Whole deals (clusters) are resampled with replacement.  When the
+refits are affordable every resample is refitted by Newton from the point fit
+("refit"); on large data one Newton step from the point fit with the full-data
+Hessian ("one-step", the k = 1 bootstrap of Andrews 2002, Econometrica 70(1)),
+whose error is far below the interval's width at that size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+from scipy import linalg, sparse
+
+from leaderboard.finishing_orders import FinishingOrders
+
+#: Virtual drawn duels each participant plays against a theta-0 opponent (the prior).
+PRIOR_DRAWS = 1.0
+#: Newton stops when no participant's step is larger than this (logistic scale).
+STEP_TOLERANCE = 1e-9
+#: Refit every resample when (resamples x Hessian entries to add) is at most this.
+REFIT_WORK = 4e7
+#: ... and (resamples x (participants + 1)^3), the cost of the Newton solves, at most this.
+REFIT_SOLVE_WORK = 2e9
+#: Largest tie handled (2^t subsets are enumerated); Union Pacific has at most 7 participants.
+MAX_TIE = 16
+_CHUNK_ENTRIES = 4_000_000  # array entries per chunk of vectorised work
+
+
+# --------------------------------------------------------------------------- stage sets
+
+
+@dataclass(frozen=True, eq=False)
+class StageSets:
+    """The data of the fit, aggregated into distinct stage sets.
+
+    ``sets[k]`` holds the distinct sets of ``sizes[k]`` participants (rows of sorted
+    participant indexes); ``per_cluster[k]`` (clusters x sets) their weights in each
+    deal and ``linear`` (clusters x participants) each deal's linear coefficients,
+    all whole numbers in units of ``1/unit``.
+    """
+
+    participants: int
+    clusters: int
+    real: np.ndarray
+    unit: int
+    sizes: tuple[int, ...]
+    sets: tuple[np.ndarray, ...]
+    per_cluster: tuple[sparse.csr_array, ...]
+    linear: sparse.csr_array
+
+    @classmethod
+    def build(cls, orders: FinishingOrders) -> "StageSets":
+        n = len(orders.names)
+        templates: dict[tuple[int, int], _Template] = {}
+        plan = []  # (block, rows, template)
+        for block in orders.blocks:
+            if block.width < 2:
+                continue
+            ties = block.place[:, 1:] == block.place[:, :-1]
+            codes = (ties.astype(np.int64) << np.arange(block.width - 1, dtype=np.int64)).sum(axis=1)
+            for code in np.unique(codes):
+                template = templates.setdefault((block.width, int(code)), _Template.of(block.width, int(code)))
+                plan.append((block, np.flatnonzero(codes == code), template))
+        unit = math.lcm(1, *(t.denominator for t in templates.values()))
+        members: dict[int, list[np.ndarray]] = {}
+        owners: dict[int, list[np.ndarray]] = {}
+        weights: dict[int, list[np.ndarray]] = {}
+        lin_cluster, lin_who, lin_weight = [], [], []
+        for block, rows, template in plan:
+            who = block.who[rows]
+            cluster = block.cluster[rows]
+            for columns, weight in template.sets:
+                size = len(columns)
+                members.setdefault(size, []).append(np.sort(who[:, columns], axis=1))
+                owners.setdefault(size, []).append(cluster)
+                weights.setdefault(size, []).append(np.full(len(rows), float(weight * unit)))
+            for column, weight in template.linear:
+                lin_cluster.append(cluster)
+                lin_who.append(who[:, column])
+                lin_weight.append(np.full(len(rows), float(weight * unit)))
+        sizes, sets, per_cluster = [], [], []
+        for size in sorted(members):
+            found = np.concatenate(members[size])
+            distinct, inverse = _distinct_rows(found, n)
+            sizes.append(size)
+            sets.append(distinct)
+            per_cluster.append(sparse.csr_array(
+                (np.concatenate(weights[size]), (np.concatenate(owners[size]), inverse)),
+                shape=(orders.clusters, len(distinct)),
+            ))
+        linear = sparse.csr_array(
+            (np.concatenate(lin_weight) if lin_weight else np.zeros(0),
+             (np.concatenate(lin_cluster) if lin_cluster else np.zeros(0, np.int64),
+              np.concatenate(lin_who) if lin_who else np.zeros(0, np.int64))),
+            shape=(orders.clusters, n),
+        )
+        return cls(participants=n, clusters=orders.clusters, real=orders.real.copy(), unit=unit,
+                   sizes=tuple(sizes), sets=tuple(sets), per_cluster=tuple(per_cluster), linear=linear)
+
+    def totals(self) -> "_Problem":
+        """The whole data as a one-row problem."""
+        counts = [np.asarray(d.sum(axis=0)).reshape(1, -1) / self.unit for d in self.per_cluster]
+        linear = np.asarray(self.linear.sum(axis=0)).reshape(1, -1) / self.unit
+        return _Problem(self, linear, counts)
+
+    def resampled(self, cluster_counts: np.ndarray) -> "_Problem":
+        """A problem per row of ``cluster_counts`` (rows x clusters: how often each deal is drawn)."""
+        t = np.ascontiguousarray(cluster_counts.T, dtype=np.float64)
+        counts = [np.asarray(d.T @ t).T / self.unit for d in self.per_cluster]
+        linear = np.asarray(self.linear.T @ t).T / self.unit
+        return _Problem(self, linear, counts)
+
+    @property
+    def hessian_entries(self) -> int:
+        return int(sum(len(s) * k * k for s, k in zip(self.sets, self.sizes)))
+
+
+@dataclass(frozen=True)
+class _Template:
+    """The stage sets (as column tuples) and linear terms of one tie pattern of one width.
+
+    ``code`` has bit ``c`` set when columns ``c`` and ``c+1`` share a place.
+    """
+
+    sets: tuple[tuple[tuple[int, ...], Fraction], ...]
+    linear: tuple[tuple[int, Fraction], ...]
+
+    @property
+    def denominator(self) -> int:
+        return math.lcm(1, *(w.denominator for _, w in self.sets), *(w.denominator for _, w in self.linear))
+
+    @classmethod
+    def of(cls, width: int, code: int) -> "_Template":
+        groups, start = [], 0
+        for c in range(width):
+            if c == width - 1 or not code >> c & 1:
+                groups.append(tuple(range(start, c + 1)))
+                start = c + 1
+        sets: dict[tuple[int, ...], Fraction] = {}
+        linear: dict[int, Fraction] = {}
+        for group in groups:
+            if len(group) > MAX_TIE:
+                raise ValueError(f"a tie of {len(group)} participants: at most {MAX_TIE} are supported")
+            remaining = tuple(range(group[0], width))
+            for column in group:  # each tied participant takes one place in every order
+                linear[column] = linear.get(column, Fraction(0)) + 1
+            t = len(group)
+            for q in range(t):  # q of the tied have already gone, in 1/C(t, q) of the orders each
+                weight = Fraction(1, math.comb(t, q))
+                for gone in combinations(group, q):
+                    rest = tuple(c for c in remaining if c not in gone)
+                    if len(rest) == 1:  # log-sum-exp of one participant is linear
+                        linear[rest[0]] = linear.get(rest[0], Fraction(0)) - weight
+                    else:
+                        sets[rest] = sets.get(rest, Fraction(0)) + weight
+        return cls(sets=tuple(sets.items()), linear=tuple((c, w) for c, w in sorted(linear.items()) if w))
+
+
+def _distinct_rows(rows: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows (sorted) and each row's index among them."""
+    size = rows.shape[1]
+    bits = max(1, (n - 1).bit_length())
+    if bits * size <= 62:
+        code = np.zeros(len(rows), dtype=np.int64)
+        for c in range(size):
+            code = (code << bits) | rows[:, c]
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        return rows[first], inverse.reshape(-1)
+    distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return distinct, inverse.reshape(-1)
+
+
+# --------------------------------------------------------------------------- the objective
+
+
+class _Problem:
+    """Negative log-posterior for ``rows`` data sets at once (one per bootstrap resample)."""
+
+    def __init__(self, data: StageSets, linear: np.ndarray, counts: list[np.ndarray]) -> None:
+        self.data = data
+        self.linear = linear  # (rows, participants)
+        self.counts = counts  # per set size: (rows, sets)
+
+    @property
+    def rows(self) -> int:
+        return self.linear.shape[0]
+
+    def take(self, rows: np.ndarray) -> "_Problem":
+        return _Problem(self.data, self.linear[rows], [c[rows] for c in self.counts])
+
+    def value(self, theta: np.ndarray) -> np.ndarray:
+        f = _prior(theta) - np.sum(self.linear * theta, axis=1)
+        for sets, counts in zip(self.data.sets, self.counts):
+            for lo, hi in _chunks(len(sets), theta.shape[0] * sets.shape[1]):
+                lse, _ = _softmax(theta[:, sets[lo:hi]])
+                f += np.sum(counts[:, lo:hi] * lse, axis=1)
+        return f
+
+    def derivatives(self, theta: np.ndarray, hessian: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Value, gradient and (optionally) Hessian at ``theta`` (rows x participants)."""
+        rows, n = theta.shape
+        f = _prior(theta) - np.sum(self.linear * theta, axis=1)
+        s = _sigmoid(theta)
+        g = PRIOR_DRAWS * (s - 0.5) - self.linear
+        h = np.zeros(rows * n * n) if hessian else None
+        diagonal = (np.arange(rows) * n * n)[:, None] + np.arange(n) * (n + 1)
+        if h is not None:
+            h[diagonal.ravel()] += (PRIOR_DRAWS * s * (1.0 - s)).ravel()
+        base = (np.arange(rows) * n)[:, None, None]
+        for sets, counts in zip(self.data.sets, self.counts):
+            size = sets.shape[1]
+            for lo, hi in _chunks(len(sets), rows * size * size):
+                part = sets[lo:hi]
+                lse, p = _softmax(theta[:, part])
+                c = counts[:, lo:hi]
+                f += np.sum(c * lse, axis=1)
+                wp = c[:, :, None] * p
+                flat = (base + part).ravel()
+                g += np.bincount(flat, wp.ravel(), rows * n).reshape(rows, n)
+                if h is not None:
+                    # plus the counts times the probabilities on the diagonal ...
+                    h += np.bincount((base * n + part * (n + 1)).ravel(), wp.ravel(), rows * n * n)
+                    # ... minus the counts times the outer products p p'
+                    index = base[..., None] * n + part[:, :, None] * n + part[:, None, :]
+                    outer = wp[:, :, :, None] * p[:, :, None, :]
+                    h -= np.bincount(index.ravel(), outer.ravel(), rows * n * n)
+        return f, g, None if h is None else h.reshape(rows, n, n)
+
+
+def _softmax(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Log-sum-exp over the last axis and the softmax probabilities."""
+    top = values.max(axis=-1, keepdims=True)
+    e = np.exp(values - top)
+    total = e.sum(axis=-1, keepdims=True)
+    return (top + np.log(total))[..., 0], e / total
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def _prior(theta: np.ndarray) -> np.ndarray:
+    """One virtual drawn duel per participant against theta 0: -(log of half a win and half a loss)."""
+    return 0.5 * PRIOR_DRAWS * np.sum(np.logaddexp(0.0, theta) + np.logaddexp(0.0, -theta), axis=1)
+
+
+def _chunks(total: int, per_item: int) -> list[tuple[int, int]]:
+    step = max(1, _CHUNK_ENTRIES // max(per_item, 1))
+    return [(lo, min(lo + step, total)) for lo in range(0, total, step)]
+
+
+# --------------------------------------------------------------------------- Newton
+
+
+def _constrained_step(h: np.ndarray, g: np.ndarray, real: np.ndarray) -> np.ndarray:
+    """Newton steps keeping the mean of the real participants: solve [[H, r], [r', 0]] [d; l] = [-g; 0]."""
+    rows, n = g.shape
+    kkt = np.zeros((rows, n + 1, n + 1))
+    kkt[:, :n, :n] = h
+    kkt[:, :n, n] = real
+    kkt[:, n, :n] = real
+    rhs = np.zeros((rows, n + 1, 1))
+    rhs[:, :n, 0] = -g
+    return np.linalg.solve(kkt, rhs)[:, :n, 0]
+
+
+def newton(problem: _Problem, start: np.ndarray, max_iterations: int = 200) -> np.ndarray:
+    """The minimiser of every row of ``problem`` (rows x participants), from ``start`` (feasible)."""
+    real = problem.data.real.astype(np.float64)
+    theta = np.array(np.broadcast_to(start, (problem.rows, problem.data.participants)), dtype=np.float64)
+    active = np.arange(problem.rows)
+    for _ in range(max_iterations):
+        if not len(active):
+            return theta
+        part = problem.take(active)
+        x = theta[active]
+        f, g, h = part.derivatives(x, hessian=True)
+        step = _constrained_step(h, g, real)  # type: ignore[arg-type]
+        size = np.max(np.abs(step), axis=1) if step.shape[1] else np.zeros(len(active))
+        # Near the optimum the full step is taken (the decrease is below rounding there);
+        # further out, halve it until the objective falls enough (Armijo).
+        t = np.ones(len(active))
+        slope = np.sum(g * step, axis=1)
+        pending = np.flatnonzero(size > 1e-6)
+        for _ in range(60):
+            if not len(pending):
+                break
+            trial = x[pending] + t[pending, None] * step[pending]
+            ok = part.take(pending).value(trial) <= f[pending] + 1e-4 * t[pending] * slope[pending]
+            pending = pending[~ok]
+            t[pending] *= 0.5
+        if len(pending):
+            raise RuntimeError("rating fit did not converge (no step decreased the objective)")
+        theta[active] = x + t[:, None] * step
+        active = active[size > STEP_TOLERANCE]
+    raise RuntimeError(f"rating fit did not converge in {max_iterations} Newton steps")
+
+
+# --------------------------------------------------------------------------- fit and bootstrap
+
+
+@dataclass(frozen=True, eq=False)
+class Fit:
+    """The point fit and the bootstrap draws, on the logistic scale (real mean 0)."""
+
+    theta: np.ndarray  # (participants,)
+    draws: np.ndarray | None  # (resamples, participants), None without bootstrap
+    method: str | None  # "refit" or "one-step", None without bootstrap
+
+
+def fit(orders: FinishingOrders, *, resamples: int, seed: int, method: str = "auto") -> Fit:
+    """Fit ``orders``; ``resamples`` bootstrap resamples of whole deals, drawn with ``seed``.
+
+    ``method`` is "auto" (refit when affordable, see :data:`REFIT_WORK`), "refit" or "one-step".
+    """
+    if method not in ("auto", "refit", "one-step"):
+        raise ValueError(f"method must be 'auto', 'refit' or 'one-step', got {method!r}")
+    data = StageSets.build(orders)
+    n = data.participants
+    total = data.totals()
+    theta = newton(total, np.zeros(n))[0]
+    if not resamples or not n:
+        return Fit(theta=theta, draws=None if not resamples else np.zeros((resamples, n)) + theta,
+                   method=None if not resamples else "refit")
+    if method == "auto":
+        affordable = (resamples * data.hessian_entries <= REFIT_WORK
+                      and resamples * (n + 1) ** 3 <= REFIT_SOLVE_WORK)
+        method = "refit" if affordable else "one-step"
+    rng = np.random.default_rng(seed)
+    per_chunk = max(1, _CHUNK_ENTRIES // max(data.clusters, data.hessian_entries + n * n, 1))
+    draws = np.empty((resamples, n))
+    one_step = _OneStep(data, total, theta) if method == "one-step" else None
+    for lo in range(0, resamples, per_chunk):
+        hi = min(lo + per_chunk, resamples)
+        counts = np.stack([np.bincount(rng.integers(0, data.clusters, data.clusters), minlength=data.clusters)
+                           for _ in range(hi - lo)])
+        if one_step is None:
+            draws[lo:hi] = newton(data.resampled(counts), theta)
+        else:
+            draws[lo:hi] = one_step.apply(counts)
+    return Fit(theta=theta, draws=draws, method=method)
+
+
+class _OneStep:
+    """One Newton step from the point fit for each resample, with the full-data Hessian.
+
+    A resample's gradient at the point fit is linear in how often each deal is drawn:
+    ``sum over deals of count * (that deal's gradient)`` plus the prior's, so each deal's
+    gradient is computed once.
+    """
+
+    def __init__(self, data: StageSets, total: _Problem, theta: np.ndarray) -> None:
+        self.data = data
+        self.theta = theta
+        n = data.participants
+        _, _, h = total.derivatives(theta[None, :], hessian=True)
+        real = data.real.astype(np.float64)
+        kkt = np.zeros((n + 1, n + 1))
+        kkt[:n, :n] = h[0]  # type: ignore[index]
+        kkt[:n, n] = kkt[n, :n] = real
+        self.kkt = linalg.lu_factor(kkt)  # one factorisation for every resample
+        per_deal = -data.linear.astype(np.float64)
+        for sets, weights in zip(data.sets, data.per_cluster):
+            _, p = _softmax(theta[sets])
+            rows = np.repeat(np.arange(len(sets)), sets.shape[1])
+            probabilities = sparse.csr_array((p.ravel(), (rows, sets.ravel())), shape=(len(sets), n))
+            per_deal = per_deal + weights @ probabilities
+        self.per_deal = sparse.csr_array(per_deal) / data.unit
+        self.prior = PRIOR_DRAWS * (_sigmoid(theta) - 0.5)
+
+    def apply(self, counts: np.ndarray) -> np.ndarray:
+        g = np.asarray(self.per_deal.T @ np.ascontiguousarray(counts.T, dtype=np.float64)) + self.prior[:, None]
+        rhs = np.vstack([-g, np.zeros((1, g.shape[1]))])
+        return self.theta + linalg.lu_solve(self.kkt, rhs)[:-1].T

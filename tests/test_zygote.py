@@ -1,0 +1,203 @@
+"""The zygote (arena.host.zygote, arena.host.zygote_main): which bots it starts, what it reads,
+that it dies with the host and takes every sandbox with it, that the host starts a new one
+when it is gone.  What a bot in one of its sandboxes can and cannot do is in
+test_sandbox_attacks.py (every attack there runs in the zygote's sandboxes, and the ones
+about the start itself on both paths)."""
+
+from __future__ import annotations
+
+import array
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.host import zygote as zygotes
+from arena.host.manifest import BotManifest, load_manifest
+from arena.host.process import _in_spawner_thread, start_bot
+from arena.host.sandbox import IsolationPolicy, sandbox_available
+
+ROOT = Path(__file__).resolve().parents[1]
+RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
+NODE_BOT = ROOT / "sample_bots" / "node"
+
+needs_sandbox = pytest.mark.skipif(not sandbox_available() and os.environ.get("CI") != "true",
+                                   reason="bubblewrap cannot create namespaces here")
+
+
+def _manifest(tmp_path: Path, command: list[str], env: dict[str, str] | None = None) -> BotManifest:
+    import json
+
+    if not (tmp_path / "bot.py").exists():
+        (tmp_path / "bot.py").write_text("")
+    lines = ['name = "z"', 'version = "1"', 'language = "python"', f"command = {json.dumps(command)}"]
+    if env:
+        lines += ["[env]", *(f"{k} = {json.dumps(v)}" for k, v in env.items())]
+    (tmp_path / "bot.toml").write_text("\n".join(lines) + "\n")
+    return load_manifest(tmp_path)
+
+
+def test_only_python_scripts_without_python_settings_are_started_by_the_zygote(tmp_path: Path) -> None:
+    assert zygotes.eligible(load_manifest(RANDOM_BOT))
+    assert zygotes.eligible(_manifest(tmp_path, ["python3", "bot.py", "--address", "{address}"], {"LEVEL": "3"}))
+    if (NODE_BOT / "bot.toml").exists():
+        assert not zygotes.eligible(load_manifest(NODE_BOT))
+    for command in (["python", "-u", "bot.py"], ["python", "-m", "bot"], ["python"], ["./bot.py"]):
+        assert not zygotes.eligible(_manifest(tmp_path, command)), command
+    # A forked interpreter cannot honour what changes how an interpreter starts.
+    assert not zygotes.eligible(_manifest(tmp_path, ["python", "bot.py"], {"PYTHONHASHSEED": "0"}))
+
+
+def _zygote_pids(host_pid: int) -> list[int]:
+    """Zygote processes started by ``host_pid`` (it is the last word of their command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if any(b"arena.host.zygote_main" in w for w in words) and words[-2:-1] == [str(host_pid).encode()]:
+            found.append(int(entry.name))
+    return found
+
+
+@needs_sandbox
+def test_the_zygote_drops_anything_but_a_request_and_keeps_serving(tmp_path: Path) -> None:
+    zygote = zygotes.get_zygote(_in_spawner_thread)
+    r, w = os.pipe()
+    try:
+        # Wrong word, wrong number of descriptors, no descriptors: each dropped, and closed.
+        for data, fds in ((b"G", [r, r, r]), (b"F", [r, r]), (b"F", []), (b"FF", [r, r, r])):
+            zygote._control.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))]
+                                   if fds else [])
+        os.close(r)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and "dropped a malformed request" not in zygote.error_text():
+            time.sleep(0.02)
+        assert zygote.error_text().count("dropped a malformed request") >= 4, zygote.error_text()
+        # The zygote holds no copy of the pipe's read end: the write end sees it closed (soon: a
+        # process the host forks meanwhile holds one until it execs).
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                os.write(w, b"x")
+            except BrokenPipeError:
+                break
+            assert time.monotonic() < deadline, "the zygote kept a descriptor of a dropped request"
+            time.sleep(0.05)
+        assert zygote.alive(), zygote.error_text()
+        process, connection, _ = start_bot(load_manifest(RANDOM_BOT), log_path=tmp_path / "bot.log",
+                                           policy=IsolationPolicy.sandbox())
+        connection.close()
+        process.stop(0.0)
+        assert "sandbox, zygote" in (tmp_path / "bot.log").read_text()
+    finally:
+        os.close(w)
+
+
+@needs_sandbox
+def test_a_dead_zygote_takes_its_sandboxes_along_and_the_host_starts_another(tmp_path: Path) -> None:
+    manifest = load_manifest(RANDOM_BOT)
+    process, connection, _ = start_bot(manifest, log_path=tmp_path / "bot.log", policy=IsolationPolicy.sandbox())
+    try:
+        zygote = zygotes.get_zygote(_in_spawner_thread)
+        bot_pids = process.bot_pids()
+        assert bot_pids and type(process.popen).__name__ == "SandboxProcess"
+        os.kill(zygote._popen.pid, signal.SIGKILL)
+        process.thaw()  # a frozen process cannot die (cgroup v1)
+        assert process.wait(5) is not None, "the sandbox outlived its zygote"
+        deadline = time.monotonic() + 5
+        while any(Path(f"/proc/{pid}").exists() for pid in bot_pids) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not any(Path(f"/proc/{pid}").exists() for pid in bot_pids)
+    finally:
+        connection.close()
+        process.stop(0.0)
+    again, connection, _ = start_bot(manifest, log_path=tmp_path / "bot.log", policy=IsolationPolicy.sandbox())
+    connection.close()
+    again.stop(0.0)
+    assert zygotes.get_zygote(_in_spawner_thread) is not zygote
+    assert (tmp_path / "bot.log").read_text().count("sandbox, zygote") == 2
+
+
+@needs_sandbox
+def test_the_zygote_and_its_sandboxes_die_with_a_sigkilled_host(tmp_path: Path) -> None:
+    """The host is killed outright while its bot is frozen: no zygote, no bot process stays."""
+    script = (f"import sys, time\nfrom pathlib import Path\nfrom arena.host.manifest import load_manifest\n"
+              f"from arena.host.process import start_bot\nfrom arena.host.sandbox import IsolationPolicy\n"
+              f"p, c, _ = start_bot(load_manifest({str(RANDOM_BOT)!r}), log_path=Path({str(tmp_path / 'b.log')!r}),"
+              f" policy=IsolationPolicy.sandbox())\n"
+              f"print(' '.join(map(str, p.bot_pids())), flush=True)\ntime.sleep(60)\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    host = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env, cwd=ROOT,
+                            start_new_session=True)
+    try:
+        assert host.stdout is not None
+        bot_pids = [int(pid) for pid in host.stdout.readline().split()]
+        assert bot_pids, "the host did not start its bot"
+        assert _zygote_pids(host.pid), "no zygote found for the host"
+        os.kill(host.pid, signal.SIGKILL)
+        host.wait(5)
+        deadline = time.monotonic() + 10
+        while (_zygote_pids(host.pid) or any(Path(f"/proc/{pid}").exists() for pid in bot_pids)) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _zygote_pids(host.pid), "the zygote outlived its SIGKILLed host"
+        left = [pid for pid in bot_pids if Path(f"/proc/{pid}").exists()]
+        assert not left, f"bot processes outlived their SIGKILLed host: {left}"
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+        if host.stdout is not None:
+            host.stdout.close()
+
+
+_FACTS = '''
+import json, os, random, sys
+print("FACTS " + json.dumps({"argv": sys.argv, "path0": sys.path[0], "file": __file__, "name": __name__,
+      "cwd": os.getcwd(), "random": random.random(), "env": sorted(os.environ), "main": sys.modules["__main__"].__dict__ is globals(),
+      "pid": os.getpid(), "ppid": os.getppid()}), file=sys.stderr, flush=True)
+if len(sys.argv) > 2 and sys.argv[2] == "fail":
+    raise ValueError("a bug in the bot")
+sys.exit(int(sys.argv[1]))
+'''
+
+
+@needs_sandbox
+def test_the_zygote_runs_a_script_as_python_would(tmp_path: Path) -> None:
+    import json
+
+    from arena.host.process import BotProcess
+
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text(_FACTS)
+    facts, statuses = [], []
+    for args in (["3"], ["0"], ["0", "fail"]):
+        manifest = _manifest(bot, ["python", "bot.py", *args, "--address", "{address}"], {"LEVEL": "3"})
+        log = tmp_path / f"bot-{len(facts)}.log"
+        process = BotProcess.spawn(manifest, log_path=log, policy=IsolationPolicy.sandbox())
+        statuses.append(process.wait(10))
+        process.stop(0.0)
+        text = log.read_text()
+        assert "sandbox, zygote" in text
+        facts.append(json.loads(next(line for line in text.splitlines() if line.startswith("FACTS "))[6:]))
+        if "fail" in args:
+            assert "ValueError: a bug in the bot" in text and 'bot.py", line' in text
+            assert "zygote_main" not in text, "the traceback shows the zygote's own frames"
+    assert statuses == [3, 0, 1], statuses
+    first = facts[0]
+    assert first["argv"] == ["bot.py", "3", "--address", "unix:/run/arena/bot.sock"]
+    assert first["path0"] == str(bot) and first["file"] == str(bot / "bot.py") and first["cwd"] == str(bot)
+    assert first["name"] == "__main__" and first["main"] and first["pid"] == 2 and first["ppid"] == 1
+    assert set(first["env"]) == {"ARENA_BOT_ADDRESS", "HOME", "LANG", "LEVEL", "PATH", "PWD",
+                                 "PYTHONDONTWRITEBYTECODE", "TMPDIR"}
+    assert len({f["random"] for f in facts}) == 3, "forked processes share the random module's state"
