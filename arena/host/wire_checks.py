@@ -36,20 +36,24 @@ def check_keys(
         raise CodecError(f"{where}: None is not allowed for {', '.join(map(repr, nulls))}")
 
 
-_RANKS: dict[tuple[str, ...], Callable[[str], tuple[int, str]]] = {}
+# id(order) -> (order, its rank table): the orders passed are module constants.
+_RANKS: dict[int, tuple[Sequence[str], dict[str, int]]] = {}
 
 
 def ordered(counts: Mapping[str, int], order: Sequence[str]) -> dict[str, int]:
     """A plain dict of ``counts``: keys of ``order`` first, in that order, then the rest sorted."""
     if not counts:
         return {}
-    order = tuple(order)
-    key = _RANKS.get(order)
-    if key is None:
-        rank = {name: i for i, name in enumerate(order)}
+    entry = _RANKS.get(id(order))
+    if entry is None or entry[0] is not order:
+        entry = _RANKS[id(order)] = (order, {name: i for i, name in enumerate(order)})
+    rank = entry[1]
+    try:
+        names = sorted(counts, key=rank.__getitem__)
+    except KeyError:  # a key outside the order: after the others, sorted
         last = len(rank)
-        key = _RANKS.setdefault(order, lambda name: (rank.get(name, last), name))
-    return {name: counts[name] for name in sorted(counts, key=key)}
+        names = sorted(counts, key=lambda name: (rank.get(name, last), name))
+    return {name: counts[name] for name in names}
 
 
 def build(where: str, factory: Callable[..., Any], **fields: Any) -> Any:
