@@ -35,7 +35,7 @@ from arena.scheduler.sprt_deals import Deal, SprtEntrants, deal, deal_scores
 from arena.stats.sprt import Decision, SequentialTest, SprtParameters, SprtState
 from arena.tournaments import GAME, TournamentConfig, new_tournament_key, spares_per_bot
 from leaderboard.errors import AlreadyRecorded
-from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus
+from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus, participant_name, split_participant
 from leaderboard.store import Store
 
 FORMAT = "sprt"
@@ -68,6 +68,9 @@ class SprtConfig:
     #: Each bot's files hash when the test started: a bot changed since is refused (a test
     #: compares fixed bots).
     files_sha256: dict[str, str] = field(default_factory=dict)
+    #: The version of each bot that plays (name -> number), fixed when the test starts (an
+    #: SPRT stored before versions has none: each bot's version whose files hash as above).
+    versions: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         try:
@@ -94,7 +97,7 @@ class SprtConfig:
         """The settings an SPRT shares with a tournament (clocks, faults, isolation)."""
         return TournamentConfig(bots=self.bots, table_sizes=self.table_sizes, variant=self.variant,
                                 concurrency=self.concurrency, decision_ms=self.decision_ms, bank_ms=self.bank_ms,
-                                max_faults=self.max_faults, isolation=self.isolation)
+                                max_faults=self.max_faults, isolation=self.isolation, versions=dict(self.versions))
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "candidate": self.candidate, "baseline": self.baseline, "pool": list(self.pool),
@@ -102,7 +105,8 @@ class SprtConfig:
                 "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "max_deals": self.max_deals,
                 "variant": self.variant, "concurrency": self.concurrency, "decision_ms": self.decision_ms,
                 "bank_ms": self.bank_ms, "max_faults": self.max_faults, "publish_deals": False,
-                "isolation": self.isolation, "files_sha256": dict(self.files_sha256)}
+                "isolation": self.isolation, "files_sha256": dict(self.files_sha256),
+                **({"versions": dict(self.versions)} if self.versions else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "SprtConfig":
@@ -116,7 +120,8 @@ class SprtConfig:
                        decision_ms=int(data["decision_ms"]), bank_ms=int(data["bank_ms"]),
                        max_faults=int(data["max_faults"]),
                        isolation=dict(data.get("isolation") or {"level": "sandbox"}),
-                       files_sha256={str(k): str(v) for k, v in (data.get("files_sha256") or {}).items()})
+                       files_sha256={str(k): str(v) for k, v in (data.get("files_sha256") or {}).items()},
+                       versions={str(k): int(v) for k, v in (data.get("versions") or {}).items()})
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"the stored SPRT configuration is unusable ({exc!r})") from None
 
@@ -235,16 +240,23 @@ class SprtProgress:
 
 
 def places_of(record: MatchRecord) -> dict[str, int]:
-    """A match's finishing order: bot -> place, and the imaginary shareholder's place if any."""
-    places = {s.bot: s.place for s in record.seats}
+    """A match's finishing order: bot name -> place (the seats name versions, ``NAME@N``: one
+    version of each bot plays an SPRT), and the imaginary shareholder's place if any."""
+    places = {_bot_name(s.bot): s.place for s in record.seats}
     if record.imaginary is not None:
         places[IMAGINARY_PARTICIPANT] = int(record.imaginary["place"])
     return places
 
 
 def stored_places(store: Store, tournament_id: int) -> dict[int, dict[str, int]]:
-    """Schedule index -> finishing order of every stored match of the tournament."""
-    return {m.order[1]: dict(m.places) for m in store.rated_matches(tournament_id)}
+    """Schedule index -> finishing order (bot name -> place) of every stored match of the tournament."""
+    return {m.order[1]: {_bot_name(who): place for who, place in m.places.items()}
+            for m in store.rated_matches(tournament_id)}
+
+
+def _bot_name(participant: str) -> str:
+    parts = None if participant == IMAGINARY_PARTICIPANT else split_participant(participant)
+    return participant if parts is None else parts[0]
 
 
 def load_progress(store: Store, tournament_id: int) -> tuple[SprtConfig, SprtProgress]:
@@ -269,6 +281,9 @@ class SprtSummary:
 def _check_frozen(store: Store, config: SprtConfig) -> dict[str, Any]:
     rows = {}
     for name in config.bots:
+        if name in config.versions:  # the version the test started with (its files are checked by spec_for)
+            rows[name] = store.get_bot(participant_name(name, config.versions[name]))
+            continue
         row = store.get_bot(name)
         expected = config.files_sha256.get(name)
         if expected is not None and row.files_sha256 != expected:
@@ -326,7 +341,8 @@ def run_sprt(
 
             def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:
                 return run_match(pool, [specs[name] for name in pairing.seats], seed=pairing.seed,
-                                 variant=pairing.variant, match_id=new_match_id(), names=list(pairing.seats),
+                                 variant=pairing.variant, match_id=new_match_id(),
+                                 names=[rows[name].participant for name in pairing.seats],
                                  config=match_config, cancel=cancel_event)
 
             def record(pairing: Pairing, rec: MatchRecord) -> None:

@@ -19,15 +19,16 @@ import trio
 from arena.errors import UserError
 from arena.host.clock import Clocks
 from arena.host.match import MatchCancelled, MatchConfig, run_match
-from arena.host.process import BotPool
+from arena.host.manifest import BotSpec
+from arena.host.process import BotPool, BotStartError
 from arena.host.sandbox import Isolation, IsolationPolicy, Limits, SandboxUnavailable, require_sandbox
 from arena.matchids import new_match_id
 from arena.records import MatchRecord
-from arena.registry import register_bot, spec_for
+from arena.registry import AlreadyRegistered, changed_since_registration, register_bot, spec_for
 from arena.scheduler.executor import AlreadyStored, ExecutionSummary, Outcome, execute
 from arena.scheduler.pairings import Pairing, generate_schedule
 from leaderboard.errors import AlreadyRecorded, UnknownBotError
-from leaderboard.rows import BotRow, TournamentStatus
+from leaderboard.rows import BotRow, TournamentStatus, participant_name
 from leaderboard.store import Store
 
 GAME = "union_pacific"
@@ -51,11 +52,20 @@ class TournamentConfig:
     isolation: dict[str, Any] = field(default_factory=lambda: {"level": "sandbox"})
     #: A gauntlet's candidate (one of ``bots``): only the tables that hold it are played.
     gauntlet: str | None = None
+    #: The version of each bot that plays (bot name -> version number), fixed when the
+    #: tournament is created; a tournament stored before versions has none: version 1.
+    versions: dict[str, int] = field(default_factory=dict)
+
+    def participant(self, name: str) -> str:
+        """The version of bot ``name`` that plays in this tournament: ``NAME@NUMBER``."""
+        return participant_name(name, self.versions.get(name, 1))
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["bots"] = list(self.bots)
         data["table_sizes"] = list(self.table_sizes)
+        if not self.versions:
+            del data["versions"]
         return data
 
     @classmethod
@@ -67,7 +77,8 @@ class TournamentConfig:
                        bank_ms=int(data["bank_ms"]), max_faults=int(data["max_faults"]),
                        publish_deals=bool(data.get("publish_deals", False)),
                        isolation=dict(data.get("isolation") or {"level": "sandbox"}),
-                       gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]))
+                       gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
+                       versions={str(k): int(v) for k, v in (data.get("versions") or {}).items()})
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"the stored tournament configuration is unusable ({exc!r})") from None
 
@@ -87,8 +98,9 @@ class TournamentConfig:
 def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
                  on_register: Callable[[str], None] | None = None,
                  policy: IsolationPolicy | None = None) -> list[BotRow]:
-    """Registered names stay as they are; a manifest path (or folder) not yet registered
-    is checked and registered first."""
+    """The version of each entry that plays: a registered name is its current version
+    (``NAME@NUMBER`` one version); a manifest path (or folder) is checked and registered
+    first when its files are not the current version's (a new bot, or a new version)."""
     rows: list[BotRow] = []
     for entry in entries:
         try:
@@ -98,31 +110,18 @@ def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
             if not (path.exists() or ":" in entry):
                 raise UserError(f"no bot named {entry!r} is registered, and it is not a manifest path "
                                 "(see 'arena bot list', or pass a bot.toml)") from None
-            existing = _registered_by_path(store, path)
-            if existing is not None:
-                row = existing
-            else:
-                if on_register:
-                    on_register(entry)
-                row, _ = register_bot(store, entry, log_dir=log_dir, policy=policy)
+            try:
+                row, _ = register_bot(store, entry, log_dir=log_dir, policy=policy,
+                                      on_check=(lambda: on_register(entry)) if on_register else None)
+            except AlreadyRegistered as same:
+                row = same.row
         if row.removed:
-            raise UserError(f"bot {row.name!r} was removed; it cannot enter a new tournament")
+            raise UserError(f"bot {row.name!r} was removed; it cannot enter a new tournament "
+                            "('arena bot add' registers it again, as a new version)")
         if row.name in {r.name for r in rows}:
             raise UserError(f"bot {row.name!r} is entered twice")
         rows.append(row)
     return rows
-
-
-def _registered_by_path(store: Store, path: Path) -> BotRow | None:
-    manifest = (path / "bot.toml") if path.is_dir() else path
-    try:
-        target = manifest.resolve()
-    except OSError:
-        return None
-    for row in store.list_bots():
-        if row.manifest_path is not None and Path(row.manifest_path).resolve() == target:
-            return row
-    return None
 
 
 def schedule_of(config: TournamentConfig, seed: int) -> list[Pairing]:
@@ -184,6 +183,8 @@ def run_tournament(
     on_done: Callable[[Outcome[MatchRecord]], None] | None = None,
     cancel: threading.Event | None = None,
     policy: IsolationPolicy | None = None,
+    on_bot_failure: Callable[[str, str, Path | None], None] | None = None,
+    on_notice: Callable[[str], None] | None = None,
 ) -> ExecutionSummary:
     """Play what is left of a tournament's schedule and store each match as it ends.
 
@@ -193,10 +194,23 @@ def run_tournament(
     ``concurrency`` spare processes started ahead while matches play.
     The tournament ends ``finished`` when its whole schedule is stored, else
     ``interrupted`` (resume it with the same call).
+
+    Each bot plays the version the tournament was created with, from the files that
+    were checked (a version whose frozen files changed is refused before anything
+    starts).  ``on_bot_failure(participant, reason, log_path)`` is called as soon as a
+    bot process fails to start; ``on_notice(text)`` says, before the first match, which
+    bots' source files changed since their version was added (the checked files play).
     """
     config, schedule, todo = pending(store, tournament_id)
-    rows = {name: store.get_bot(name) for name in config.bots}
+    rows = {name: store.get_bot(config.participant(name)) for name in config.bots}
     specs = {name: spec_for(row) for name, row in rows.items()}
+    if on_notice is not None:
+        for row in rows.values():
+            if row.files_dir is not None and changed_since_registration(row):
+                on_notice(f"the files at {row.source_path} changed since {row.participant} was added; "
+                          f"{row.participant} plays the files that were checked ('arena bot add "
+                          f"{row.source_path}' registers the changes as a new version)")
+    names = {name: row.participant for name, row in rows.items()}
     match_config = config.match_config()
     policy = policy if policy is not None else config.policy()
     if policy.sandboxed:
@@ -210,13 +224,18 @@ def run_tournament(
     store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
     summary = ExecutionSummary(scheduled=0)
     try:
+        def failed_to_start(spec: BotSpec, exc: BotStartError) -> None:
+            if on_bot_failure is not None:
+                on_bot_failure(spec.label, str(exc), pool.log_path(spec))
+
         with BotPool(log_dir=log_dir, policy=policy, game=GAME, spares=spares_per_bot(config, workers, policy),
-                     ) as pool:
+                     on_start_failure=failed_to_start) as pool:
             pool.prepare(list({id(s): s for s in specs.values()}.values()))
             def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:
                 return run_match(pool, [specs[name] for name in pairing.seats], seed=pairing.seed,
                                  variant=pairing.variant, match_id=new_match_id(),
-                                 names=list(pairing.seats), config=match_config, cancel=cancel_event)
+                                 names=[names[name] for name in pairing.seats], config=match_config,
+                                 cancel=cancel_event)
 
             def record(pairing: Pairing, rec: MatchRecord) -> None:
                 try:

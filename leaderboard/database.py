@@ -112,9 +112,11 @@ def _sqlite_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoo
     dbapi_connection.isolation_level = None  # the sqlite3 module no longer emits BEGIN itself
     cursor = dbapi_connection.cursor()
     try:
+        # The timeout first: switching a new database to WAL takes a lock that another
+        # connection opening it at the same moment must wait for, not fail on.
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
     finally:
         cursor.close()
 

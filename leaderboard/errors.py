@@ -12,11 +12,22 @@ class DatabaseURLError(StoreError, ValueError):
 
 
 class BotNameError(StoreError, ValueError):
-    """A bot name that cannot be registered: empty, reserved, or already taken."""
+    """A bot name that cannot be registered: empty, reserved, or with '@' in it."""
 
 
 class UnknownBotError(StoreError, LookupError):
-    """No (active) bot has that name."""
+    """No (active) bot has that name (or no such version)."""
+
+
+class VersionExists(StoreError):
+    """The bot's current version has these very files: no new version was registered.
+
+    ``row`` is that version (a :class:`leaderboard.rows.BotRow`).
+    """
+
+    def __init__(self, message: str, row: object) -> None:
+        super().__init__(message)
+        self.row = row
 
 
 class UnknownTournamentError(StoreError, LookupError):

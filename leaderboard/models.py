@@ -1,9 +1,10 @@
 """The database tables (SQLModel, ``table=True``).
 
 Only :mod:`leaderboard.store` reads and writes them; everyone else gets the plain
-rows of :mod:`leaderboard.rows`.  Tables are created on open with
-``SQLModel.metadata.create_all``: there is no migrations framework yet, so a
-change to a table needs a fresh database (or a hand-written ALTER) for now.
+rows of :mod:`leaderboard.rows`.  The database is made and kept at the
+schema of these models by the Alembic revisions in ``leaderboard/migrations``
+(run by :mod:`leaderboard.migrate` whenever a store is opened): a change to a
+table here needs a new revision there (docs/tournaments.md, "Changing the schema").
 
 JSON columns are TEXT holding ``json.dumps`` output (the ``*_json`` fields), so
 both backends store them alike.  Timestamps are UTC (see :class:`UTCDateTime`).
@@ -16,6 +17,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     Dialect,
+    ForeignKeyConstraint,
     Index,
     Text,
     UniqueConstraint,
@@ -54,25 +56,56 @@ def _one_of(column: str, values: list[str]) -> str:
 
 
 class Bot(SQLModel, table=True):
-    """A registered bot.  Names are unique for good: a removed bot keeps its name and history."""
+    """A bot: a name and a history of versions (:class:`BotVersion`).
+
+    Names are unique for good.  A removed bot keeps its versions, matches and
+    ratings; adding it again registers a new version and makes it active again.
+    """
 
     __tablename__ = "bots"
-    __table_args__ = (
-        CheckConstraint(
-            "(manifest_path IS NULL) <> (address IS NULL)", name="ck_bots_manifest_xor_address"
-        ),
-    )
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True)
-    version: str
+    added_at: datetime = Field(sa_type=UTCDateTime)  # when its first version was added
+    removed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class BotVersion(SQLModel, table=True):
+    """One registered version of a bot: the files (or the address) that passed the check.
+
+    ``number`` counts 1, 2, 3... per bot; the highest is the bot's current version.
+    A version is a rated participant, named ``NAME@NUMBER`` (``greedy@2``).
+    ``files_dir`` is the host's frozen copy of the checked files (the manifest is
+    ``manifest_path``, inside it); NULL for a bot at an address, and for a version
+    registered before Arena kept copies (it is played from ``manifest_path`` after
+    its files are checked against ``files_sha256``).  ``source_path`` is the
+    manifest the files were copied from.
+    """
+
+    __tablename__ = "bot_versions"
+    __table_args__ = (
+        UniqueConstraint("bot_id", "number", name="uq_bot_versions_number"),
+        # the target of the seats' (bot_id, bot_version_id) foreign key
+        UniqueConstraint("bot_id", "id", name="uq_bot_versions_bot_id"),
+        CheckConstraint(
+            "(manifest_path IS NULL) <> (address IS NULL)",
+            name="ck_bot_versions_manifest_xor_address",
+        ),
+        CheckConstraint("number >= 1", name="ck_bot_versions_number"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id")
+    number: int
+    version: str  # what the manifest (or Describe) calls it, e.g. "1.0.0"
     author: str
     language: str
     manifest_path: str | None = None
     address: str | None = None
     files_sha256: str
+    files_dir: str | None = None
+    source_path: str | None = None
     added_at: datetime = Field(sa_type=UTCDateTime)
-    removed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class Tournament(SQLModel, table=True):
@@ -133,13 +166,21 @@ class Match(SQLModel, table=True):
 class Seat(SQLModel, table=True):
     __tablename__ = "seats"
     __table_args__ = (
-        # places are keyed by bot name, so a bot holds at most one seat per match
+        # a bot (one of its versions) holds at most one seat per match
         UniqueConstraint("match_id", "bot_id", name="uq_seats_match_bot"),
+        # the version that played the seat is a version of the seat's bot
+        ForeignKeyConstraint(
+            ["bot_id", "bot_version_id"],
+            ["bot_versions.bot_id", "bot_versions.id"],
+            name="fk_seats_bot_version",
+        ),
+        Index("ix_seats_bot_version_id", "bot_version_id"),
     )
 
     match_id: str = Field(foreign_key="matches.id", primary_key=True)
     seat: int = Field(primary_key=True)
     bot_id: int = Field(foreign_key="bots.id", index=True)
+    bot_version_id: int
     cash: int
     place: int
     forfeited: bool
@@ -179,7 +220,7 @@ class RatingSnapshot(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int | None = Field(default=None, foreign_key="tournaments.id")
-    participant: str  # a bot name or rows.IMAGINARY_PARTICIPANT
+    participant: str  # a bot version, NAME@NUMBER, or rows.IMAGINARY_PARTICIPANT
     elo: float
     ci_low: float | None = None
     ci_high: float | None = None

@@ -2,6 +2,11 @@
 match statistics, one row per participant (the imaginary shareholder as a marked
 reference row), with the likelihood of superiority between neighbours and the
 cross-table.  The terminal table and the web pages both show these.
+
+A participant is a bot version, ``NAME@NUMBER``: every version is rated on its own,
+in one fit over all the results (old versions are opponents like any other).  By
+default the rows are each bot's newest version that has results in the scope (a
+version added since shows once it has played); ``all_versions`` gives every one.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any
 from leaderboard.crosstable import CrossTable, cross_table
 from leaderboard.finishing_orders import FinishingOrders
 from leaderboard.ratings import REFERENCE, fit, live_elo_history
-from leaderboard.rows import RatingEntry, RatingPoint
+from leaderboard.rows import RatingEntry, RatingPoint, split_participant
 from leaderboard.store import Store
 
 #: The likelihood of superiority is given for each row against the next this many rows.
@@ -22,7 +27,7 @@ SUPERIORITY_WINDOW = 3
 @dataclass(frozen=True)
 class Standing:
     rank: int | None  # None for the reference row
-    name: str
+    name: str  # the participant: NAME@NUMBER, or the reference row's name
     reference: bool
     elo: float
     ci_low: float | None
@@ -34,6 +39,9 @@ class Standing:
     mean_cash: float | None
     forfeits: int
     faults: int
+    bot: str | None = None  # the bot's name (None for the reference row)
+    version: int | None = None  # the version number
+    current: bool = False  # whether it is the bot's newest registered version
 
     @property
     def ci_half_width(self) -> float | None:
@@ -78,12 +86,15 @@ class Leaderboard:
 
 
 def compute_leaderboard(store: Store, tournament_id: int | None = None, *, players: int | None = None,
-                        bootstrap: int = 200, seed: int = 0, save: bool = True) -> Leaderboard:
+                        bootstrap: int = 200, seed: int = 0, save: bool = True,
+                        all_versions: bool = False) -> Leaderboard:
     """Fit the ratings of one tournament (or of every stored match), optionally of one
     table size only, and build the rows, the likelihoods of superiority and the cross-table.
 
-    Best Elo first.  With ``save`` (and no ``players``) the ratings and the live-Elo
-    history are stored too (the web pages draw the rating charts from them).
+    Best Elo first, ranked among the rows shown: each bot's newest version with results,
+    or every version with ``all_versions``.  With ``save`` (and no ``players``) the
+    ratings of every version and the live-Elo history are stored too (the web pages
+    draw the rating charts from them).
     """
     table_sizes = store.table_sizes(tournament_id)  # also a clear error for an unknown id
     matches = store.rated_matches(tournament_id, table_size=players)
@@ -95,9 +106,11 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
         live.update(after)
     stats = {s.bot: s for s in store.bot_stats(tournament_id, table_size=players)}
     reference_places = [m.places[REFERENCE] for m in matches if REFERENCE in m.places]
+    newest = {b.name: b.number for b in store.list_bots(include_removed=True)}
     rows: list[Standing] = []
     for name, rating in result.ratings.items():
         s = stats.get(name)
+        parts = None if rating.reference else split_participant(name)
         rows.append(Standing(
             rank=None,
             name=name,
@@ -113,14 +126,18 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
             mean_cash=s.mean_cash if s else None,
             forfeits=s.forfeits if s else 0,
             faults=s.faults if s else 0,
+            bot=None if parts is None else parts[0],
+            version=None if parts is None else parts[1],
+            current=parts is not None and newest.get(parts[0]) == parts[1],
         ))
     rows.sort(key=lambda r: (-r.elo, r.name))
-    ranked: list[Standing] = []
-    rank = 0
-    for row in rows:
-        if not row.reference:
-            rank += 1
-        ranked.append(Standing(**{**asdict(row), "rank": None if row.reference else rank}))
+    if save and players is None:
+        store.save_ratings(
+            tournament_id,
+            [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in rows],
+            [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
+        )
+    ranked = ranked_rows(rows if all_versions else newest_versions(rows))
     superiority = []
     if bootstrap:
         for i, row in enumerate(ranked):
@@ -128,18 +145,33 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
                 p = result.superiority(row.name, other.name)
                 assert p is not None
                 superiority.append(Superiority(row.name, other.name, distance, p))
-    if save and players is None:
-        store.save_ratings(
-            tournament_id,
-            [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in ranked],
-            [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
-        )
     return Leaderboard(standings=ranked, superiority=superiority, cross_table=cross_table(orders),
                        players=players, table_sizes=table_sizes, resamples=bootstrap, method=result.method)
 
 
 def compute_standings(store: Store, tournament_id: int | None = None, *, players: int | None = None,
-                      bootstrap: int = 200, seed: int = 0, save: bool = True) -> list[Standing]:
+                      bootstrap: int = 200, seed: int = 0, save: bool = True,
+                      all_versions: bool = False) -> list[Standing]:
     """The rows of :func:`compute_leaderboard`."""
     return compute_leaderboard(store, tournament_id, players=players, bootstrap=bootstrap, seed=seed,
-                               save=save).standings
+                               save=save, all_versions=all_versions).standings
+
+
+def newest_versions(rows: list[Standing]) -> list[Standing]:
+    """Each bot's newest version among ``rows`` (and the reference row), in the same order."""
+    shown: dict[str, int] = {}
+    for row in rows:
+        if row.bot is not None and (row.version or 0) > shown.get(row.bot, 0):
+            shown[row.bot] = row.version or 0
+    return [r for r in rows if r.bot is None or r.version == shown[r.bot]]
+
+
+def ranked_rows(rows: list[Standing]) -> list[Standing]:
+    """The rows (best Elo first) ranked 1, 2, 3... (the reference row unranked)."""
+    ranked: list[Standing] = []
+    rank = 0
+    for row in rows:
+        if not row.reference:
+            rank += 1
+        ranked.append(Standing(**{**asdict(row), "rank": None if row.reference else rank}))
+    return ranked

@@ -4,8 +4,8 @@
 environment variable, else the SQLite file :data:`DEFAULT_DB_PATH`
 (``arena-data/arena.sqlite``, relative to the working directory); see
 :func:`resolve_db_url`.  SQLite and PostgreSQL (psycopg 3) are supported.
-Tables are created on open (``SQLModel.metadata.create_all``); there is no
-migrations framework yet.
+On open, the schema is created or upgraded by the Alembic revisions of
+:mod:`leaderboard.migrate`.
 
 Every method is plain and synchronous and runs in its own transaction, so the
 store may be shared by threads (the trio executor calls it through
@@ -30,7 +30,7 @@ from sqlalchemy import Engine, and_, case, delete, func, insert, or_, true
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
-from sqlmodel import Session, SQLModel, col, select
+from sqlmodel import Session, col, select
 
 from arena.names import name_problem
 from arena.records import Fault, MatchRecord, MatchTermination
@@ -48,8 +48,18 @@ from leaderboard.errors import (
     UnknownBotError,
     UnknownMatchError,
     UnknownTournamentError,
+    VersionExists,
 )
-from leaderboard.models import Bot, Match, RatingHistory, RatingSnapshot, Seat, Tournament
+from leaderboard.migrate import upgrade
+from leaderboard.models import (
+    Bot,
+    BotVersion,
+    Match,
+    RatingHistory,
+    RatingSnapshot,
+    Seat,
+    Tournament,
+)
 from leaderboard.rows import (
     IMAGINARY_PARTICIPANT,
     BotRow,
@@ -62,6 +72,8 @@ from leaderboard.rows import (
     SeatRow,
     TournamentRow,
     TournamentStatus,
+    participant_name,
+    split_participant,
 )
 
 if TYPE_CHECKING:
@@ -69,10 +81,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_DB_PATH", "Store", "resolve_db_url"]
 
-_TABLES = [
-    SQLModel.metadata.tables[model.__tablename__]
-    for model in (Bot, Tournament, Match, Seat, RatingSnapshot, RatingHistory)
-]
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _INT64 = range(-(2**63), 2**63)
 _CHUNK = 500  # ids per IN (...) list, well under both backends' parameter limits
@@ -87,10 +95,11 @@ class Store:
 
     @classmethod
     def open(cls, url: str | None = None) -> Self:
-        """Connect to ``resolve_db_url(url)`` and create any missing table."""
+        """Connect to ``resolve_db_url(url)`` and bring its schema to the newest revision
+        (a new database gets every table; see :mod:`leaderboard.migrate`)."""
         engine = create_db_engine(resolve_db_url(url))
         try:
-            SQLModel.metadata.create_all(engine, tables=_TABLES)
+            upgrade(engine)
         except DatabaseError as exc:  # OperationalError included: unreachable, or not a database
             engine.dispose()
             raise StoreError(
@@ -106,6 +115,14 @@ class Store:
     def url(self) -> str:
         """The database URL, password hidden."""
         return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite database file; None for PostgreSQL or an in-memory database."""
+        url = self._engine.url
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return None
+        return None if url.query.get("mode") == "memory" else Path(url.database)
 
     def close(self) -> None:
         self._engine.dispose()
@@ -144,11 +161,17 @@ class Store:
         manifest_path: str | Path | None = None,
         address: str | None = None,
         files_sha256: str,
+        files_dir: str | Path | None = None,
+        source_path: str | Path | None = None,
     ) -> BotRow:
-        """Register a bot reached through a manifest file or at an address (exactly one).
+        """Register a new version of the bot ``name`` (its first one when the name is new).
 
-        Raises :class:`BotNameError` for the reserved name or a name already used
-        (by an active or a removed bot: names stay with their history).
+        The bot is reached through a manifest file or at an address (exactly one);
+        ``files_dir`` is the host's frozen copy of the checked files, if it keeps one.
+        A removed bot becomes active again with the new version.  Raises
+        :class:`VersionExists` when the bot is active and its current version has
+        these very files (``files_sha256``), and :class:`BotNameError` for a name
+        that cannot be registered.
         """
         _check_bot_name(name)
         for field, value in (("version", version), ("language", language)):
@@ -160,6 +183,8 @@ class Store:
             raise ValueError(f"bot {name!r}: give exactly one of manifest_path and address")
         if address is not None and (not isinstance(address, str) or not address.strip()):
             raise ValueError(f"bot {name!r}: address must be a non-empty string")
+        if files_dir is not None and manifest_path is None:
+            raise ValueError(f"bot {name!r}: only a manifest bot has files to keep")
         sha = files_sha256.lower() if isinstance(files_sha256, str) else ""
         if not _SHA256.fullmatch(sha):
             raise ValueError(
@@ -167,40 +192,93 @@ class Store:
             )
         try:
             with self._write() as session:
-                _refuse_taken_name(session, name)
-                bot = Bot(
-                    name=name,
+                now = _now()
+                bot = session.exec(select(Bot).where(col(Bot.name) == name)).first()
+                if bot is None:
+                    bot = Bot(name=name, added_at=now)
+                    session.add(bot)
+                    session.flush()
+                    number = 1
+                else:
+                    newest = _newest_version(session, bot)
+                    if newest is not None and bot.removed_at is None and newest.files_sha256 == sha:
+                        raise VersionExists(
+                            f"bot {name!r} is already registered with these files as version "
+                            f"{newest.number} ({participant_name(name, newest.number)})",
+                            _bot_row(bot, newest, current=True),
+                        )
+                    number = 1 if newest is None else newest.number + 1
+                    bot.removed_at = None
+                    session.add(bot)
+                assert bot.id is not None
+                row = BotVersion(
+                    bot_id=bot.id,
+                    number=number,
                     version=version,
                     author=author,
                     language=language,
                     manifest_path=None if manifest_path is None else str(manifest_path),
                     address=address,
                     files_sha256=sha,
-                    added_at=_now(),
+                    files_dir=None if files_dir is None else str(files_dir),
+                    source_path=None if source_path is None else str(source_path),
+                    added_at=now,
                 )
-                session.add(bot)
+                session.add(row)
                 session.flush()
-                return _bot_row(bot)
+                return _bot_row(bot, row, current=True)
         except IntegrityError:
-            with self._read() as session:  # lost a race for the name: say so plainly
-                _refuse_taken_name(session, name)
-            raise
+            # Lost a race with another process adding a version of the same bot: say so plainly.
+            raise StoreError(
+                f"another process registered a version of bot {name!r} at the same time; "
+                "see 'arena bot list' and try again"
+            ) from None
 
     def get_bot(self, name: str) -> BotRow:
-        """The bot with that name, removed or not; :class:`UnknownBotError` if none."""
-        with self._read() as session:
-            return _bot_row(_find_bot(session, name))
+        """The bot's current version, removed or not; ``NAME@NUMBER`` names one version.
 
-    def list_bots(self, include_removed: bool = False) -> list[BotRow]:
-        """Bots by name; removed ones only with ``include_removed``."""
-        query = select(Bot).order_by(col(Bot.name))
+        A bot literally named ``NAME@NUMBER`` (made before versions) is found first.
+        :class:`UnknownBotError` if there is none.
+        """
+        with self._read() as session:
+            bot, version = _find_version(session, name)
+            return _bot_row(bot, version, current=version.id == _newest_version(session, bot).id)
+
+    def bot_versions(self, name: str) -> list[BotRow]:
+        """Every version of the bot ``name`` (a plain name), oldest first."""
+        with self._read() as session:
+            bot = _find_bot(session, name)
+            versions = session.exec(
+                select(BotVersion)
+                .where(col(BotVersion.bot_id) == bot.id)
+                .order_by(col(BotVersion.number))
+            ).all()
+            return [_bot_row(bot, v, current=i == len(versions) - 1) for i, v in enumerate(versions)]
+
+    def list_bots(self, include_removed: bool = False, *, all_versions: bool = False) -> list[BotRow]:
+        """Each bot's current version, by name (every version with ``all_versions``);
+        removed bots only with ``include_removed``."""
+        newest = (
+            sa_select(col(BotVersion.bot_id), func.max(col(BotVersion.number)).label("number"))
+            .group_by(col(BotVersion.bot_id))
+            .subquery()
+        )
+        query = (
+            select(Bot, BotVersion, newest.c.number)
+            .join(BotVersion, col(BotVersion.bot_id) == col(Bot.id))
+            .join(newest, newest.c.bot_id == col(Bot.id))
+            .order_by(col(Bot.name), col(BotVersion.number))
+        )
+        if not all_versions:
+            query = query.where(col(BotVersion.number) == newest.c.number)
         if not include_removed:
             query = query.where(col(Bot.removed_at).is_(None))
         with self._read() as session:
-            return [_bot_row(bot) for bot in session.exec(query)]
+            return [_bot_row(bot, v, current=v.number == top) for bot, v, top in session.exec(query)]
 
     def remove_bot(self, name: str) -> BotRow:
-        """Mark an active bot removed (its matches and ratings stay); returns the updated row."""
+        """Mark an active bot removed (its versions, matches and ratings stay); returns its
+        current version.  Adding it again makes it active with a new version."""
         with self._write() as session:
             bot = _find_bot(session, name)
             if bot.removed_at is not None:
@@ -210,7 +288,7 @@ class Store:
             bot.removed_at = _now()
             session.add(bot)
             session.flush()
-            return _bot_row(bot)
+            return _bot_row(bot, _newest_version(session, bot), current=True)
 
     # -- tournaments ------------------------------------------------------------
 
@@ -321,22 +399,28 @@ class Store:
                     )
                 )
                 session.flush()  # a duplicate that slipped past the check fails here
-                names = [s.bot for s in record.seats]
-                found = session.exec(
-                    select(col(Bot.name), col(Bot.id)).where(col(Bot.name).in_(names))
-                )
-                bot_ids = {name: bot_id for name, bot_id in found if bot_id is not None}
+                versions: dict[str, BotVersion] = {}
                 for seat in record.seats:
-                    if seat.bot not in bot_ids:
+                    try:
+                        versions[seat.bot] = _find_version(session, seat.bot)[1]
+                    except UnknownBotError as exc:
                         raise UnknownBotError(
-                            f"match {record.match_id!r} seat {seat.seat}: "
-                            f"no bot named {seat.bot!r} is registered"
-                        )
+                            f"match {record.match_id!r} seat {seat.seat}: {exc}"
+                        ) from None
+                bot_ids = [v.bot_id for v in versions.values()]
+                if len(set(bot_ids)) != len(bot_ids):
+                    raise ValueError(
+                        f"match {record.match_id!r}: two seats are versions of one bot "
+                        f"({', '.join(s.bot for s in record.seats)}); a bot holds one seat per match"
+                    )
+                for seat in record.seats:
+                    played = versions[seat.bot]
                     session.add(
                         Seat(
                             match_id=record.match_id,
                             seat=seat.seat,
-                            bot_id=bot_ids[seat.bot],
+                            bot_id=played.bot_id,
+                            bot_version_id=played.id,
                             cash=seat.cash,
                             place=seat.place,
                             forfeited=seat.forfeited,
@@ -382,8 +466,8 @@ class Store:
     ) -> list[MatchRow]:
         """Matches newest first (by start time), with seats but without replays.
 
-        Filters: one tournament, matches where the named bot held a seat, and at
-        most ``limit`` rows.  An unknown tournament or bot raises.
+        Filters: one tournament, matches where the named bot (any version; or one
+        version, ``NAME@NUMBER``) held a seat, and at most ``limit`` rows.  An unknown tournament or bot raises.
         """
         query = (
             select(Match, col(Tournament.game))
@@ -395,10 +479,7 @@ class Store:
                 _find_tournament(session, tournament_id)
                 query = query.where(col(Match.tournament_id) == tournament_id)
             if bot is not None:
-                bot_id = _find_bot(session, bot).id
-                query = query.where(
-                    col(Match.id).in_(select(col(Seat.match_id)).where(col(Seat.bot_id) == bot_id))
-                )
+                query = query.where(col(Match.id).in_(_seats_of(session, bot)))
             if limit is not None:
                 query = query.limit(limit)
             found = list(session.exec(query))
@@ -411,7 +492,7 @@ class Store:
         """Every stored result (of one tournament, or all; of one table size, or all) in
         (tournament, schedule index) order.
 
-        ``places`` maps bot names to places, plus ``IMAGINARY_PARTICIPANT`` to the
+        ``places`` maps bot versions (``NAME@NUMBER``) to places, plus ``IMAGINARY_PARTICIPANT`` to the
         imaginary shareholder's place in the two-player game.  ``deal`` names the deal:
         matches dealt from the same deck seed (at the same table size and variant) are
         one deal, which the ratings' bootstrap resamples as a whole (the seed itself
@@ -441,15 +522,16 @@ class Store:
                 .order_by(col(Match.tournament_id), col(Match.schedule_index))
             ).all()
             seat_rows = session.exec(
-                select(col(Seat.match_id), col(Bot.name), col(Seat.place))
+                select(col(Seat.match_id), col(Bot.name), col(BotVersion.number), col(Seat.place))
                 .select_from(Seat)
                 .join(Bot, col(Seat.bot_id) == col(Bot.id))
+                .join(BotVersion, col(Seat.bot_version_id) == col(BotVersion.id))
                 .join(Match, col(Seat.match_id) == col(Match.id))
                 .where(scope)
             ).all()
         places: dict[str, dict[str, int]] = defaultdict(dict)
-        for match_id, name, place in seat_rows:
-            places[match_id][name] = place
+        for match_id, name, number, place in seat_rows:
+            places[match_id][participant_name(name, number)] = place
         result = []
         for match_id, t_id, index, imaginary_place, variant, size, seed in matches:
             match_places = dict(sorted(places[match_id].items()))
@@ -470,13 +552,15 @@ class Store:
         return sorted(int(s) for s in sizes)
 
     def bot_stats(self, tournament_id: int | None = None, *, table_size: int | None = None) -> list[BotStats]:
-        """Per bot that played (in one tournament, or anywhere; at one table size, or any), by name."""
+        """Per bot version that played (in one tournament, or anywhere; at one table size, or any),
+        by name and number."""
         scope = _match_scope(tournament_id)
         if table_size is not None:
             scope = and_(scope, col(Match.table_size) == table_size)
         query = (
-            sa_select(  # seven columns: more than sqlmodel.select types
+            sa_select(  # eight columns: more than sqlmodel.select types
                 col(Bot.name),
+                col(BotVersion.number),
                 func.count(),
                 func.sum(case((col(Seat.place) == 1, 1), else_=0)),
                 func.avg(col(Seat.place)),
@@ -486,10 +570,11 @@ class Store:
             )
             .select_from(Seat)
             .join(Bot, col(Seat.bot_id) == col(Bot.id))
+            .join(BotVersion, col(Seat.bot_version_id) == col(BotVersion.id))
             .join(Match, col(Seat.match_id) == col(Match.id))
             .where(scope)
-            .group_by(col(Bot.id), col(Bot.name))
-            .order_by(col(Bot.name))
+            .group_by(col(BotVersion.id), col(Bot.name), col(BotVersion.number))
+            .order_by(col(Bot.name), col(BotVersion.number))
         )
         with self._read() as session:
             if tournament_id is not None:
@@ -497,15 +582,17 @@ class Store:
             rows = session.exec(query).all()  # type: ignore[call-overload]
         return [
             BotStats(
-                bot=name,
+                bot=participant_name(name, number),
                 matches=int(matches),
                 wins=int(wins),
                 mean_place=float(mean_place),
                 mean_cash=float(mean_cash),
                 forfeits=int(forfeits),
                 faults=int(faults),
+                name=name,
+                version=int(number),
             )
-            for name, matches, wins, mean_place, mean_cash, forfeits, faults in rows
+            for name, number, matches, wins, mean_place, mean_cash, forfeits, faults in rows
         ]
 
     # -- ratings ----------------------------------------------------------------
@@ -622,6 +709,11 @@ def _check_bot_name(name: str) -> None:
     problem = name_problem(name)
     if problem is not None:
         raise BotNameError(problem)
+    if "@" in name:
+        raise BotNameError(
+            f"bot name {name!r} contains '@', which separates a bot's name from its version "
+            "number (greedy@2): choose a name without it"
+        )
     if name.casefold() == IMAGINARY_PARTICIPANT.casefold():
         raise BotNameError(
             f"{name!r} is reserved for the two-player game's imaginary shareholder; "
@@ -656,7 +748,7 @@ def _check_record(record: MatchRecord) -> None:
     names = [s.bot for s in record.seats]
     if len(set(names)) != len(names):
         raise ValueError(
-            f"match {mid!r}: a bot holds several seats ({names}); places are keyed by bot name"
+            f"match {mid!r}: a bot holds several seats ({names}); a bot holds one seat per match"
         )
     for s in record.seats:
         if not isinstance(s.place, int) or s.place < 1:
@@ -708,18 +800,6 @@ def _check_ratings(entries: Sequence[RatingEntry], history: Sequence[RatingPoint
 # -- queries --------------------------------------------------------------------
 
 
-def _refuse_taken_name(session: Session, name: str) -> None:
-    existing = session.exec(select(Bot).where(col(Bot.name) == name)).first()
-    if existing is None:
-        return
-    if existing.removed_at is None:
-        raise BotNameError(f"a bot named {name!r} is already registered")
-    raise BotNameError(
-        f"the name {name!r} belongs to a bot removed at {existing.removed_at.isoformat()}; "
-        "names stay with their match history: choose another name"
-    )
-
-
 def _refuse_recorded(
     session: Session, tournament_id: int, schedule_index: int, match_id: str
 ) -> None:
@@ -754,6 +834,50 @@ def _find_bot(session: Session, name: str) -> Bot:
     return bot
 
 
+def _newest_version(session: Session, bot: Bot) -> BotVersion | None:
+    return session.exec(
+        select(BotVersion)
+        .where(col(BotVersion.bot_id) == bot.id)
+        .order_by(col(BotVersion.number).desc())
+    ).first()
+
+
+def _find_version(session: Session, text: str) -> tuple[Bot, BotVersion]:
+    """A bot's current version for a plain name, one version for ``NAME@NUMBER``."""
+    bot = session.exec(select(Bot).where(col(Bot.name) == text)).first()
+    if bot is not None:
+        newest = _newest_version(session, bot)
+        if newest is None:  # pragma: no cover - every bot has a version (add_bot, migration)
+            raise UnknownBotError(f"bot {text!r} has no version")
+        return bot, newest
+    parts = split_participant(text)
+    if parts is None:
+        raise UnknownBotError(f"no bot named {text!r}")
+    name, number = parts
+    bot = _find_bot(session, name)
+    version = session.exec(
+        select(BotVersion).where(
+            col(BotVersion.bot_id) == bot.id, col(BotVersion.number) == number
+        )
+    ).first()
+    if version is None:
+        newest = _newest_version(session, bot)
+        raise UnknownBotError(
+            f"bot {name!r} has no version {number} (its versions: 1 to "
+            f"{0 if newest is None else newest.number})"
+        )
+    return bot, version
+
+
+def _seats_of(session: Session, text: str) -> Any:
+    """The ids of the matches where the bot (any version) or one version held a seat."""
+    bot = session.exec(select(Bot).where(col(Bot.name) == text)).first()
+    if bot is not None:
+        return select(col(Seat.match_id)).where(col(Seat.bot_id) == bot.id)
+    _, version = _find_version(session, text)
+    return select(col(Seat.match_id)).where(col(Seat.bot_version_id) == version.id)
+
+
 def _find_tournament(session: Session, tournament_id: int) -> Tournament:
     tournament = session.get(Tournament, tournament_id)
     if tournament is None:
@@ -780,13 +904,14 @@ def _load_seats(session: Session, match_ids: list[str]) -> dict[str, tuple[SeatR
     for start in range(0, len(match_ids), _CHUNK):
         chunk = match_ids[start : start + _CHUNK]
         rows = session.exec(
-            select(Seat, col(Bot.name))
+            select(Seat, col(Bot.name), col(BotVersion.number))
             .join(Bot, col(Seat.bot_id) == col(Bot.id))
+            .join(BotVersion, col(Seat.bot_version_id) == col(BotVersion.id))
             .where(col(Seat.match_id).in_(chunk))
             .order_by(col(Seat.match_id), col(Seat.seat))
         )
-        for seat, name in rows:
-            seats[seat.match_id].append(_seat_row(seat, name))
+        for seat, name, number in rows:
+            seats[seat.match_id].append(_seat_row(seat, name, number))
     return {match_id: tuple(rows) for match_id, rows in seats.items()}
 
 
@@ -815,19 +940,24 @@ def _load_json(text: str, what: str, kind: type) -> Any:
     return value
 
 
-def _bot_row(bot: Bot) -> BotRow:
-    assert bot.id is not None
+def _bot_row(bot: Bot, version: BotVersion | None, *, current: bool) -> BotRow:
+    assert bot.id is not None and version is not None and version.id is not None
     return BotRow(
         id=bot.id,
         name=bot.name,
-        version=bot.version,
-        author=bot.author,
-        language=bot.language,
-        manifest_path=None if bot.manifest_path is None else Path(bot.manifest_path),
-        address=bot.address,
-        files_sha256=bot.files_sha256,
-        added_at=bot.added_at,
+        number=version.number,
+        version=version.version,
+        author=version.author,
+        language=version.language,
+        manifest_path=None if version.manifest_path is None else Path(version.manifest_path),
+        address=version.address,
+        files_sha256=version.files_sha256,
+        added_at=version.added_at,
         removed_at=bot.removed_at,
+        version_id=version.id,
+        current=current,
+        files_dir=None if version.files_dir is None else Path(version.files_dir),
+        source_path=None if version.source_path is None else Path(version.source_path),
     )
 
 
@@ -844,7 +974,7 @@ def _tournament_row(t: Tournament) -> TournamentRow:
     )
 
 
-def _seat_row(seat: Seat, bot_name: str) -> SeatRow:
+def _seat_row(seat: Seat, bot_name: str, number: int) -> SeatRow:
     faults = _load_json(
         seat.faults_json, f"match {seat.match_id!r} seat {seat.seat}: the stored faults", list
     )
@@ -857,7 +987,9 @@ def _seat_row(seat: Seat, bot_name: str) -> SeatRow:
         ) from exc
     return SeatRow(
         seat=seat.seat,
-        bot=bot_name,
+        bot=participant_name(bot_name, number),
+        name=bot_name,
+        version=number,
         cash=seat.cash,
         place=seat.place,
         forfeited=seat.forfeited,

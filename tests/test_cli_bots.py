@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.registry import files_sha256
+from arena.botfiles import tree_sha256
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,29 +21,45 @@ def arena(*args: str, db: Path, timeout: float = 180) -> subprocess.CompletedPro
                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
-def test_add_list_remove(tmp_path: Path) -> None:
+def test_add_list_remove_and_versions(tmp_path: Path) -> None:
     db = tmp_path / "a.sqlite"
     bot = tmp_path / "mybot"
     shutil.copytree(ROOT / "sample_bots" / "python" / "random_bot", bot, ignore=shutil.ignore_patterns("__pycache__"))
     added = arena("bot", "add", str(bot), "--logs", str(tmp_path / "logs"), db=db)
     assert added.returncode == 0, added.stderr
-    assert "PASS exit on SIGTERM" in added.stdout and "added random-bot 1.0.0 (python)" in added.stdout
+    assert "PASS exit on SIGTERM" in added.stdout and "added random-bot as random-bot@1" in " ".join(added.stdout.split())
 
     listed = json.loads(arena("bot", "list", "--json", db=db).stdout)
-    assert [(b["name"], b["language"], b["removed_at"]) for b in listed] == [("random-bot", "python", None)]
-    assert listed[0]["files_sha256"] == files_sha256(bot)
+    assert [(b["name"], b["participant"], b["language"], b["removed_at"]) for b in listed] == [
+        ("random-bot", "random-bot@1", "python", None)]
+    assert listed[0]["files_sha256"] == tree_sha256(bot)
+    assert listed[0]["source"] == str((bot / "bot.toml").resolve())
+    frozen = Path(listed[0]["files_dir"])
+    assert frozen.parent == tmp_path / "bots" / "random-bot" and (frozen / "bot.py").read_text() == (
+        bot / "bot.py").read_text()
+    assert listed[0]["manifest"] == str(frozen / "bot.toml")
     assert "*" not in arena("bot", "list", db=db).stdout
-    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# changed\n")
-    assert "files changed since it was added" in arena("bot", "list", db=db).stdout
 
-    again = arena("bot", "add", str(bot), db=db, timeout=20)  # refused before the slow check
-    assert again.returncode == 2 and "already registered" in again.stderr
+    same = arena("bot", "add", str(bot), db=db, timeout=20)  # the very same files: nothing to check or add
+    assert same.returncode == 0 and "already registered with these files as version 1" in " ".join(same.stdout.split())
+
+    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# changed\n")
+    assert "files there changed since this version was added" in " ".join(arena("bot", "list", db=db).stdout.split())
+    second = arena("bot", "add", str(bot), "--logs", str(tmp_path / "logs"), db=db)
+    assert second.returncode == 0 and "added version 2 of random-bot as random-bot@2" in " ".join(second.stdout.split())
+    versions = json.loads(arena("bot", "list", "--versions", "--json", db=db).stdout)
+    assert [(b["participant"], b["current"]) for b in versions] == [("random-bot@1", False), ("random-bot@2", True)]
+    assert "# changed" not in (frozen / "bot.py").read_text(), "version 1's files stay as they were checked"
+    assert "# changed" in (Path(versions[1]["files_dir"]) / "bot.py").read_text()
 
     removed = arena("bot", "remove", "random-bot", db=db)
     assert removed.returncode == 0 and "matches and ratings stay" in removed.stdout
     assert json.loads(arena("bot", "list", "--json", db=db).stdout) == []
     assert json.loads(arena("bot", "list", "--all", "--json", db=db).stdout)[0]["removed_at"]
     assert arena("bot", "remove", "nobody", db=db).returncode == 2
+    back = arena("bot", "add", str(bot), "--logs", str(tmp_path / "logs"), db=db)  # same files, but removed
+    assert back.returncode == 0 and "random-bot@3" in back.stdout
+    assert [b["participant"] for b in json.loads(arena("bot", "list", "--json", db=db).stdout)] == ["random-bot@3"]
 
 
 @pytest.mark.parametrize("fake,reason", [("never-ready", "start"), ("out-of-range", "match")])

@@ -53,9 +53,9 @@ def test_gauntlet_plays_the_candidate_against_the_field_only(db_url: str, field:
     shown = json.loads(arena("tournament", "show", "1", "--json", db=db_url).stdout)
     assert shown["config"]["gauntlet"] == "greedy-bot"
     assert shown["matches_scheduled"] == total and shown["status"] == "finished"
-    assert all("greedy-bot" in m["seats"] for m in shown["matches"])
+    assert all("greedy-bot@1" in m["seats"] for m in shown["matches"])
     pairs = {tuple(sorted(m["seats"])) for m in shown["matches"] if m["table_size"] == 2}
-    assert pairs == {tuple(sorted(("greedy-bot", b))) for b in ("random-bot", "random-two", "random-three")}
+    assert pairs == {tuple(sorted(("greedy-bot@1", f"{b}@1"))) for b in ("random-bot", "random-two", "random-three")}
     text = arena("tournament", "show", "1", db=db_url).stdout
     assert "gauntlet of greedy-bot" in text
 
@@ -88,5 +88,5 @@ def test_an_interrupted_gauntlet_resumes_with_exactly_its_matches(db_url: str, f
     with Store.open(db_url) as store:
         matches = store.list_matches(tournament_id=tid)
         assert sorted(m.schedule_index for m in matches) == list(range(total))  # each once
-        assert all("greedy-bot" in {s.bot for s in m.seats} for m in matches)
+        assert all("greedy-bot@1" in {s.bot for s in m.seats} for m in matches)
         assert str(store.get_tournament(tid).status) == "finished"

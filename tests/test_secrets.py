@@ -23,6 +23,7 @@ from starlette.testclient import TestClient
 from arena.cli.main import main
 from arena.matchids import MATCH_ID_PATTERN, new_match_id
 from arena.records import Fault, FaultReason
+from arena.registry import register_bot
 from arena.scheduler.pairings import generate_schedule, subset_seed
 from arena.tournaments import TournamentConfig, create_tournament, run_tournament
 from leaderboard.rows import SECRET_UNTIL_FINISHED, TournamentStatus
@@ -145,10 +146,11 @@ def test_run_help_warns_that_an_explicit_seed_is_for_local_runs(capsys: pytest.C
 
 
 def register_fakes(store: Store) -> list[str]:
+    """Registered as `arena bot add` does (a frozen copy of their files), without the check."""
     names = []
     for mode in ("random", "debug"):  # fake-debug sends a 300-character debug text at every decision
-        store.add_bot(f"fake-{mode}", "0.1", "tests", "python", manifest_path=manifest_path(mode), files_sha256=SHA)
-        names.append(f"fake-{mode}")
+        row, _ = register_bot(store, str(manifest_path(mode)), log_dir=Path("unused"), check=False)
+        names.append(row.name)
     return names
 
 

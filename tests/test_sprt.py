@@ -66,8 +66,8 @@ def _check_deals(db: str, tid: int, counted: int, shown: dict) -> None:
         assert len({m["seed"] for m in matches}) == 1
         seeds.add(matches[0]["seed"])
         for new, old in (matches[0:2], matches[2:4]):
-            assert [("greedy-bot" if b == "random-bot" else b) for b in old["seats"]] == new["seats"]
-            assert "greedy-bot" in new["seats"] and "random-two" in new["seats"]
+            assert [("greedy-bot@1" if b == "random-bot@1" else b) for b in old["seats"]] == new["seats"]
+            assert "greedy-bot@1" in new["seats"] and "random-two@1" in new["seats"]
     assert len(seeds) == counted  # a new deck every deal
     with Store.open(db) as store:
         config, progress = load_progress(store, tid)
@@ -101,7 +101,7 @@ def test_sprt_finds_greedy_better_than_random(db_url: str, pool_bot: str, tmp_pa
     assert "H1 accepted" in read(capsys, "tournament", "list", db=db_url)
     assert "H1 accepted after" in read(capsys, "tournament", "show", "1", db=db_url)
     board = json.loads(read(capsys, "leaderboard", "--tournament", "1", "--json", db=db_url))
-    assert board[0]["name"] == "greedy-bot"
+    assert board[0]["name"] == "greedy-bot@1" and board[0]["bot"] == "greedy-bot"
     assert "already finished" in read(capsys, "tournament", "resume", "1", db=db_url)
 
 

@@ -24,6 +24,7 @@ from leaderboard.errors import (
     UnknownBotError,
     UnknownMatchError,
     UnknownTournamentError,
+    VersionExists,
 )
 from leaderboard.models import Seat
 from leaderboard.rows import (
@@ -67,8 +68,10 @@ def seat(
     forfeited: bool = False,
     faults: tuple[Fault, ...] = (),
 ) -> SeatResult:
+    """A seat of version 1 of ``bot`` (a seat names the version that played it)."""
     return SeatResult(
-        seat=number, bot=bot, cash=cash, place=place, forfeited=forfeited, faults=faults
+        seat=number, bot=bot if "@" in bot else f"{bot}@1", cash=cash, place=place,
+        forfeited=forfeited, faults=faults
     )
 
 
@@ -203,12 +206,32 @@ def test_bots_round_trip(store: Store) -> None:
     assert manifest.id != remote.id
 
 
-def test_add_bot_refuses_a_duplicate_name(store: Store) -> None:
+def test_adding_a_known_name_with_other_files_registers_a_new_version(store: Store) -> None:
     add_bots(store, "alpha")
-    with pytest.raises(BotNameError, match="a bot named 'alpha' is already registered"):
-        store.add_bot("alpha", "2.0", "x", "go", address="127.0.0.1:1", files_sha256=SHA)
-    assert len(store.list_bots()) == 1
-    assert store.get_bot("alpha").version == "1.0.0"
+    second = store.add_bot("alpha", "2.0", "x", "go", address="127.0.0.1:1", files_sha256="cd" * 32)
+    assert (second.name, second.number, second.participant, second.current) == ("alpha", 2, "alpha@2", True)
+    assert second.id == store.get_bot("alpha@1").id and second.version_id != store.get_bot("alpha@1").version_id
+    assert store.get_bot("alpha") == second
+    assert store.get_bot("alpha@1").version == "1.0.0" and not store.get_bot("alpha@1").current
+    assert [b.participant for b in store.bot_versions("alpha")] == ["alpha@1", "alpha@2"]
+    assert [b.participant for b in store.list_bots()] == ["alpha@2"]
+    assert [b.participant for b in store.list_bots(all_versions=True)] == ["alpha@1", "alpha@2"]
+    with pytest.raises(VersionExists, match=r"already registered with these files as version 2 \(alpha@2\)") as info:
+        store.add_bot("alpha", "3.0", "x", "go", address="127.0.0.1:1", files_sha256="cd" * 32)
+    assert info.value.row == second
+    # the files of an older version again: a new version (a rollback is a new submission)
+    third = store.add_bot("alpha", "1.0.0", "tests", "python", manifest_path="bots/alpha/bot.toml",
+                          files_sha256=SHA)
+    assert third.participant == "alpha@3"
+    with pytest.raises(UnknownBotError, match="bot 'alpha' has no version 4 \\(its versions: 1 to 3\\)"):
+        store.get_bot("alpha@4")
+    with pytest.raises(UnknownBotError, match="no bot named 'beta'"):
+        store.get_bot("beta@1")
+
+
+def test_a_bot_name_with_an_at_sign_is_refused(store: Store) -> None:
+    with pytest.raises(BotNameError, match="contains '@', which separates a bot's name from its version"):
+        store.add_bot("alpha@2", "1", "x", "python", manifest_path="b.toml", files_sha256=SHA)
 
 
 @pytest.mark.parametrize("name", [IMAGINARY_PARTICIPANT, "(Imaginary Shareholder)"])
@@ -263,12 +286,17 @@ def test_remove_bot_keeps_its_history(store: Store) -> None:
     assert [b.name for b in store.list_bots(include_removed=True)] == ["alpha", "beta", "gamma"]
     assert store.get_bot("beta") == removed
     assert [m.id for m in store.list_matches(bot="beta")] == ["m0"]
-    assert "beta" in {s.bot for s in store.bot_stats()}
-    assert store.rated_matches()[0].places == {"alpha": 1, "beta": 2, "gamma": 3}
+    assert "beta@1" in {s.bot for s in store.bot_stats()}
+    assert store.rated_matches()[0].places == {"alpha@1": 1, "beta@1": 2, "gamma@1": 3}
     with pytest.raises(UnknownBotError, match="'beta' is already removed"):
         store.remove_bot("beta")
-    with pytest.raises(BotNameError, match="belongs to a bot removed at"):
-        store.add_bot("beta", "2.0", "x", "python", address="h:1", files_sha256=SHA)
+    # added again, even with the same files: a new version, and the bot is active again
+    back = store.add_bot("beta", "1.0.0", "tests", "python", manifest_path="bots/beta/bot.toml",
+                         files_sha256=SHA)
+    assert back.participant == "beta@2" and not back.removed and not store.get_bot("beta@1").removed
+    assert [b.name for b in store.list_bots()] == ["alpha", "beta", "gamma"]
+    assert [m.id for m in store.list_matches(bot="beta")] == ["m0"]
+    assert store.list_matches(bot="beta@2") == []
     with pytest.raises(UnknownBotError, match="no bot named 'nobody'"):
         store.remove_bot("nobody")
     with pytest.raises(UnknownBotError, match="no bot named 'nobody'"):
@@ -369,9 +397,9 @@ def test_record_match_round_trip(store: Store) -> None:
     assert m.replay == replay and m.extra == {"host": "ci", "decisions": 311}
     assert (m.imaginary_cash, m.imaginary_place) == (None, None)
     assert [(s.seat, s.bot, s.cash, s.place, s.forfeited) for s in m.seats] == [
-        (0, "alpha", 61, 1, False),
-        (1, "beta", 48, 2, False),
-        (2, "gamma", 0, 3, True),
+        (0, "alpha@1", 61, 1, False),
+        (1, "beta@1", 48, 2, False),
+        (2, "gamma@1", 0, 3, True),
     ]
     assert m.seats[2].faults == faults and m.seats[2].fault_count == 2
     assert m.seats[0].faults == () and m.seats[0].fault_count == 0
@@ -393,9 +421,9 @@ def test_two_player_match_stores_the_imaginary(store: Store) -> None:
     store.record_match(tid, 0, 0, rec)
     m = store.get_match("duel")
     assert (m.imaginary_cash, m.imaginary_place) == (30, 2)
-    assert [(s.bot, s.behind_imaginary) for s in m.seats] == [("alpha", False), ("beta", True)]
+    assert [(s.bot, s.behind_imaginary) for s in m.seats] == [("alpha@1", False), ("beta@1", True)]
     [rated] = store.rated_matches(tid)
-    assert rated.places == {"alpha": 1, "beta": 3, IMAGINARY_PARTICIPANT: 2}
+    assert rated.places == {"alpha@1": 1, "beta@1": 3, IMAGINARY_PARTICIPANT: 2}
 
 
 def test_an_unknown_bot_rolls_the_whole_match_back(db_url: str, store: Store) -> None:
@@ -403,7 +431,7 @@ def test_an_unknown_bot_rolls_the_whole_match_back(db_url: str, store: Store) ->
     tid = store.create_tournament("union_pacific", {}, 3)
     bad = three_player("m0", c="ghost")  # the last seat's bot is not registered
     with pytest.raises(
-        UnknownBotError, match="match 'm0' seat 2: no bot named 'ghost' is registered"
+        UnknownBotError, match="match 'm0' seat 2: no bot named 'ghost'"
     ):
         store.record_match(tid, 0, 0, bad)
     assert count_rows(db_url, "matches") == 0 and count_rows(db_url, "seats") == 0
@@ -457,11 +485,11 @@ def test_recording_twice_counts_once(store: Store) -> None:
     assert store.stored_schedule_indexes(tid) == {0}
     assert len(store.rated_matches()) == 1
     assert [(s.bot, s.matches, s.wins) for s in store.bot_stats()] == [
-        ("alpha", 1, 1),
-        ("beta", 1, 0),
-        ("gamma", 1, 0),
+        ("alpha@1", 1, 1),
+        ("beta@1", 1, 0),
+        ("gamma@1", 1, 0),
     ]
-    assert store.get_match("m0").places == {"alpha": 1, "beta": 2, "gamma": 3}
+    assert store.get_match("m0").places == {"alpha@1": 1, "beta@1": 2, "gamma@1": 3}
 
 
 def test_concurrent_writers(store: Store) -> None:
@@ -573,8 +601,8 @@ def test_list_matches_filters_and_orders(store: Store) -> None:
     assert [m.id for m in store.list_matches(tournament_id=t2, bot="alpha")] == ["c"]
     assert store.list_matches(tournament_id=t2, bot="beta") == []
     assert [[s.bot for s in m.seats] for m in store.list_matches(bot="delta")] == [
-        ["gamma", "delta"],
-        ["alpha", "delta"],
+        ["gamma@1", "delta@1"],
+        ["alpha@1", "delta@1"],
     ]
     with pytest.raises(UnknownBotError):
         store.list_matches(bot="nobody")
@@ -647,10 +675,10 @@ def test_rated_matches(league: tuple[Store, int, int]) -> None:
         ("t2-0", (t2, 0)),
     ]
     assert [r.places for r in rated] == [
-        {"A": 1, "B": 2, "C": 3},
-        {"A": 1, "B": 3, "D": 1},
-        {"C": 2, "D": 3, IMAGINARY_PARTICIPANT: 1},
-        {"A": 2, "B": 1, IMAGINARY_PARTICIPANT: 1},
+        {"A@1": 1, "B@1": 2, "C@1": 3},
+        {"A@1": 1, "B@1": 3, "D@1": 1},
+        {"C@1": 2, "D@1": 3, IMAGINARY_PARTICIPANT: 1},
+        {"A@1": 2, "B@1": 1, IMAGINARY_PARTICIPANT: 1},
     ]
     # the ratings take them as they are, with the same name for the imaginary
     assert all(isinstance(r, ratings.RatedMatch) for r in rated)
@@ -679,39 +707,48 @@ def test_bot_stats(league: tuple[Store, int, int]) -> None:
     # with one fault; C 3, 2 / 10, 20 with two faults; D 1, 3 / 40, 10.
     assert store.bot_stats() == [
         BotStats(
-            "A",
+            "A@1",
             matches=3,
             wins=2,
             mean_place=pytest.approx(4 / 3),
             mean_cash=pytest.approx(95 / 3),
             forfeits=0,
-            faults=0,
+            faults=0, name="A", version=1,
         ),
-        BotStats("B", matches=3, wins=1, mean_place=2.0, mean_cash=15.0, forfeits=1, faults=1),
-        BotStats("C", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=0, faults=2),
-        BotStats("D", matches=2, wins=1, mean_place=2.0, mean_cash=25.0, forfeits=0, faults=0),
+        BotStats(
+            "B@1", matches=3, wins=1, mean_place=2.0, mean_cash=15.0, forfeits=1, faults=1, name="B", version=1),
+        BotStats(
+            "C@1", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=0, faults=2, name="C", version=1),
+        BotStats(
+            "D@1", matches=2, wins=1, mean_place=2.0, mean_cash=25.0, forfeits=0, faults=0, name="D", version=1),
     ]
     assert store.bot_stats(t1) == [
-        BotStats("A", matches=2, wins=2, mean_place=1.0, mean_cash=45.0, forfeits=0, faults=0),
-        BotStats("B", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=1, faults=1),
-        BotStats("C", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=0, faults=2),
-        BotStats("D", matches=2, wins=1, mean_place=2.0, mean_cash=25.0, forfeits=0, faults=0),
+        BotStats(
+            "A@1", matches=2, wins=2, mean_place=1.0, mean_cash=45.0, forfeits=0, faults=0, name="A", version=1),
+        BotStats(
+            "B@1", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=1, faults=1, name="B", version=1),
+        BotStats(
+            "C@1", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=0, faults=2, name="C", version=1),
+        BotStats(
+            "D@1", matches=2, wins=1, mean_place=2.0, mean_cash=25.0, forfeits=0, faults=0, name="D", version=1),
     ]
     assert store.bot_stats(t2) == [
-        BotStats("A", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0),
-        BotStats("B", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0),
+        BotStats(
+            "A@1", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0, name="A", version=1),
+        BotStats(
+            "B@1", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0, name="B", version=1),
     ]
     assert all(
         isinstance(s.mean_place, float) and isinstance(s.mean_cash, float)
         for s in store.bot_stats()
     )
     assert store.bot_stats(table_size=2) == [
-        BotStats("A", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0),
-        BotStats("B", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0),
-        BotStats("C", matches=1, wins=0, mean_place=2.0, mean_cash=20.0, forfeits=0, faults=0),
-        BotStats("D", matches=1, wins=0, mean_place=3.0, mean_cash=10.0, forfeits=0, faults=0),
+        BotStats("A@1", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0, name="A", version=1),
+        BotStats("B@1", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0, name="B", version=1),
+        BotStats("C@1", matches=1, wins=0, mean_place=2.0, mean_cash=20.0, forfeits=0, faults=0, name="C", version=1),
+        BotStats("D@1", matches=1, wins=0, mean_place=3.0, mean_cash=10.0, forfeits=0, faults=0, name="D", version=1),
     ]
-    assert [s.bot for s in store.bot_stats(t1, table_size=3)] == ["A", "B", "C", "D"]
+    assert [s.bot for s in store.bot_stats(t1, table_size=3)] == ["A@1", "B@1", "C@1", "D@1"]
 
 
 # -- ratings --------------------------------------------------------------------
@@ -825,7 +862,7 @@ def test_corrupt_replay_is_a_clear_error_and_the_row_stays(
         engine.dispose()
     # everything that does not need the replay still works
     assert [m.id for m in store.list_matches()] == ["m-corrupt"]
-    assert store.rated_matches()[0].places == {"alpha": 1, "beta": 2, "gamma": 3}
+    assert store.rated_matches()[0].places == {"alpha@1": 1, "beta@1": 2, "gamma@1": 3}
 
 
 def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path) -> None:
@@ -835,3 +872,28 @@ def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path)
     with pytest.raises(StoreError, match="file is not a database"):
         Store.open(str(path))
     assert path.read_bytes() == before
+
+
+def test_results_stay_with_the_version_that_played(store: Store) -> None:
+    add_bots(store, "alpha", "beta", "gamma")
+    tid = store.create_tournament("union_pacific", {}, 3)
+    store.record_match(tid, 0, 0, three_player("m1"))
+    store.add_bot("alpha", "2.0", "tests", "python", manifest_path="bots/alpha2/bot.toml", files_sha256="ef" * 32)
+    # a plain name is the bot's current version (now alpha@2); NAME@NUMBER is one version
+    store.record_match(tid, 1, 0, record("m2", [SeatResult(0, "beta", 30, 2, False, ()),
+                                                 SeatResult(1, "alpha", 50, 1, False, ()),
+                                                 SeatResult(2, "gamma@1", 10, 3, False, ())]))
+    assert store.get_match("m1").places == {"alpha@1": 1, "beta@1": 2, "gamma@1": 3}
+    assert store.get_match("m2").places == {"beta@1": 2, "alpha@2": 1, "gamma@1": 3}
+    assert [(s.name, s.version) for s in store.get_match("m2").seats] == [("beta", 1), ("alpha", 2), ("gamma", 1)]
+    assert [(s.bot, s.matches) for s in store.bot_stats()] == [
+        ("alpha@1", 1), ("alpha@2", 1), ("beta@1", 2), ("gamma@1", 2)]
+    assert [m.id for m in store.list_matches(bot="alpha@1")] == ["m1"]
+    assert sorted(m.id for m in store.list_matches(bot="alpha")) == ["m1", "m2"]
+    with pytest.raises(ValueError, match="two seats are versions of one bot"):
+        store.record_match(tid, 2, 0, record("m3", [SeatResult(0, "alpha@1", 1, 1, False, ()),
+                                                     SeatResult(1, "alpha@2", 0, 2, False, ())]))
+    with pytest.raises(UnknownBotError, match="seat 0: bot 'alpha' has no version 3"):
+        store.record_match(tid, 2, 0, record("m3", [SeatResult(0, "alpha@3", 1, 1, False, ()),
+                                                     SeatResult(1, "beta", 0, 2, False, ())]))
+    assert store.stored_schedule_indexes(tid) == {0, 1}

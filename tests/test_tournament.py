@@ -74,7 +74,7 @@ def test_round_robin_stores_every_scheduled_match_once(db_url: str, bots: list[s
 
     board = json.loads(arena("leaderboard", "--tournament", "1", "--json", db=db_url).stdout)
     names = {row["name"] for row in board}
-    assert {"random-bot", "investor-bot", "random-two", "(imaginary shareholder)"} <= names
+    assert {"random-bot@1", "investor-bot@1", "random-two@1", "(imaginary shareholder)"} <= names
     assert [row["rank"] for row in board if not row["reference"]] == [1, 2, 3]
     assert sum(row["matches"] for row in board if not row["reference"]) == 6 * 2 + 3 * 3
     # the cross-table, against the stored results counted by hand

@@ -44,7 +44,9 @@ from starlette.testclient import TestClient
 
 HOSTILE = "<script>alert(1)</script>"
 HOSTILE_ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
+HOSTILE_V1 = f"{HOSTILE}@1"  # its version 1, the participant that plays
 ODD = "slash/bot?x=1&y #frag"  # a free-text name that needs percent-encoding in links
+ODD_V1 = f"{ODD}@1"
 DEBUG_TEXT = "<img src=x onerror=alert(2)>"
 SHA = "cd" * 32
 T0 = 1_760_000_000.0
@@ -68,7 +70,9 @@ def play_record(
     faults: Sequence[Fault] = (),
     debug: Sequence[dict[str, Any]] = (),
 ) -> MatchRecord:
-    """An in-process random game wrapped as the host wraps a match (see arena/host/match.py)."""
+    """An in-process random game wrapped as the host wraps a match (see arena/host/match.py);
+    each seat is version 1 of its bot (``NAME@1``), as a tournament names them."""
+    bots = [f"{name}@1" for name in bots]
     game = get_game("union_pacific")
     state = game.new_state(len(bots), seed, "standard")
     play_in_process(state, [RandomPolicy(seed * 31 + seat) for seat in range(len(bots))])
@@ -204,8 +208,8 @@ def test_leaderboard_json_is_the_standings(client: TestClient, store: Store, dat
         assert got["tournament"]["id"] == tid and got["tournament"]["matches_stored"] == len(data.by_tournament[tid])
     references = [r for r in got["rows"] if r["reference"]]
     assert [r["name"] for r in references] == [IMAGINARY_PARTICIPANT] and references[0]["rank"] is None
-    hostile = next(r for r in got["rows"] if r["name"] == HOSTILE)
-    assert hostile["matches"] == sum(HOSTILE in r.places for m, r in data.records.items()
+    hostile = next(r for r in got["rows"] if r["name"] == HOSTILE_V1)
+    assert hostile["matches"] == sum(HOSTILE_V1 in r.places for m, r in data.records.items()
                                      if tid is None or m in data.by_tournament[tid])
     assert sum(r["matches"] for r in got["rows"] if not r["reference"]) == sum(
         r.players for m, r in data.records.items() if tid is None or m in data.by_tournament[tid])
@@ -293,7 +297,7 @@ def test_matches_json_filters(client: TestClient, data: Data) -> None:
     assert sorted(m["id"] for m in every) == sorted(data.records)
     assert [m["started_at"] for m in every] == sorted((m["started_at"] for m in every), reverse=True)
     with_odd = client.get("/api/matches", params={"bot": ODD}).json()
-    assert sorted(m["id"] for m in with_odd) == sorted(k for k, r in data.records.items() if ODD in r.places)
+    assert sorted(m["id"] for m in with_odd) == sorted(k for k, r in data.records.items() if ODD_V1 in r.places)
     two = client.get("/api/matches", params={"tournament": data.tournaments[0], "limit": 2}).json()
     assert [m["id"] for m in two] == [m["id"] for m in every if m["tournament_id"] == data.tournaments[0]][:2]
     summary = next(m for m in every if m["id"] == "t1-m004")
@@ -313,7 +317,7 @@ def test_match_json_carries_the_stored_replay(client: TestClient, store: Store, 
         assert got["imaginary"] == (None if record.imaginary is None else
                                     {"cash": record.imaginary["cash"], "place": record.imaginary["place"]})
     faulty = client.get("/api/matches/t1-m004").json()
-    seat = [s["bot"] for s in faulty["seats"]].index(HOSTILE)
+    seat = [s["bot"] for s in faulty["seats"]].index(HOSTILE_V1)
     assert [f["reason"] for f in faulty["seats"][seat]["faults"]] == ["timeout", "illegal_action"]
 
 
@@ -339,11 +343,11 @@ def test_bot_json_head_to_head_faults_history(client: TestClient, store: Store, 
     got = client.get(f"/api/bots/{quote(HOSTILE, safe='')}").json()
     assert got["bot"]["name"] == HOSTILE and got["bot"]["author"] == HOSTILE and got["bot"]["version"] == "<i>9</i>"
     assert "manifest_path" not in got["bot"]
-    mine = {k: r for k, r in data.records.items() if HOSTILE in r.places}
+    mine = {k: r for k, r in data.records.items() if HOSTILE_V1 in r.places}
     expected: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for r in mine.values():
-        place = r.places[HOSTILE]
-        others = [(s.bot, s.place) for s in r.seats if s.bot != HOSTILE]
+        place = r.places[HOSTILE_V1]
+        others = [(s.bot, s.place) for s in r.seats if s.bot != HOSTILE_V1]
         if r.imaginary is not None:
             others.append((IMAGINARY_PARTICIPANT, r.imaginary["place"]))
         for other, p in others:
@@ -357,10 +361,10 @@ def test_bot_json_head_to_head_faults_history(client: TestClient, store: Store, 
     assert [f["match_id"] for f in got["forfeits"]] == ["t1-m004"]
     assert got["matches"] == len(mine)
     assert [m["id"] for m in got["recent_matches"]] == sorted(mine, key=lambda k: -mine[k].started_at)[:20]
-    assert all(m["place"] == mine[m["id"]].places[HOSTILE] for m in got["recent_matches"])
-    history = [(key, after[HOSTILE]) for key, after in live_elo_history(store.rated_matches()) if HOSTILE in after]
+    assert all(m["place"] == mine[m["id"]].places[HOSTILE_V1] for m in got["recent_matches"])
+    history = [(key, after[HOSTILE_V1]) for key, after in live_elo_history(store.rated_matches()) if HOSTILE_V1 in after]
     assert [(p["match_id"], p["elo"]) for p in got["history"]] == history
-    assert got["standing"]["name"] == HOSTILE and got["standing"]["live_elo"] == pytest.approx(history[-1][1])
+    assert got["standing"]["name"] == HOSTILE_V1 and got["standing"]["live_elo"] == pytest.approx(history[-1][1])
     scoped = client.get(f"/api/bots/{quote(HOSTILE, safe='')}", params={"tournament": data.tournaments[1]}).json()
     assert scoped["matches"] == sum(k in data.by_tournament[data.tournaments[1]] for k in mine)
     assert scoped["faults"] == [] and scoped["tournament"]["id"] == data.tournaments[1]
@@ -483,7 +487,7 @@ def test_corrupt_replay_shows_an_unreadable_replay_not_a_500(tmp_path: Path) -> 
         assert "alpha" in body and "beta" in body  # the result still shows
         api = client.get("/api/matches/m-bad").json()
         assert api["replay"] is None and "is not valid JSON" in api["replay_error"]
-        assert [s["bot"] for s in api["seats"]] == ["alpha", "beta"]
+        assert [s["bot"] for s in api["seats"]] == ["alpha@1", "beta@1"]
 
 
 # -- pages ------------------------------------------------------------------------------
@@ -514,11 +518,11 @@ def test_hostile_text_is_escaped_in_every_page(client: TestClient, data: Data) -
 def test_links_percent_encode_free_text_names(client: TestClient, data: Data) -> None:
     board = page_text(client.get(f"/tournaments/{data.tournaments[0]}"))
     hrefs = {html.unescape(h) for h in re.findall(r'href="([^"]*)"', board)}
-    assert f"/bots/slash%2Fbot%3Fx%3D1%26y%20%23frag?tournament={data.tournaments[0]}" in hrefs
+    assert f"/bots/slash%2Fbot%3Fx%3D1%26y%20%23frag%401?tournament={data.tournaments[0]}" in hrefs
     for name in (ODD, HOSTILE):
-        href = f"/bots/{quote(name, safe='')}"
-        page = page_text(client.get(href))
-        assert f'data-testid="bot-title">{esc(name)}<' in page
+        for href in (f"/bots/{quote(name, safe='')}", f"/bots/{quote(name + '@1', safe='')}"):
+            page = page_text(client.get(href))
+            assert f'data-testid="bot-title">{esc(name)}@1<' in page
     assert 'href="/matches/t1-m004"' in page_text(client.get("/bots/alpha"))
 
 
@@ -617,7 +621,7 @@ def test_pages_work_on_each_backend(db_url: str) -> None:
     with TestClient(create_app(db_url)) as client:
         for path in ["/", f"/tournaments/{tid}", f"/bots/{quote(HOSTILE, safe='')}", "/matches/m-1"]:
             assert HOSTILE_ESCAPED in page_text(client.get(path))
-        assert client.get("/api/matches/m-1").json()["replay"]["seats"][1]["name"] == HOSTILE
+        assert client.get("/api/matches/m-1").json()["replay"]["seats"][1]["name"] == HOSTILE_V1
 
 
 # -- replay viewer data, decisions, progress --------------------------------------------------
@@ -758,3 +762,52 @@ def test_arena_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> N
 
     assert main(["serve", "--port", "70000", "--db", "sqlite://"]) == 2
     assert "--port must be between 0 and 65535, got 70000" in capsys.readouterr().err
+
+
+def test_versions_on_the_leaderboard_and_the_bot_page(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'versions.sqlite'}"
+    with Store.open(url) as store:
+        for name in ("alpha", "beta"):
+            add_bot(store, name)
+        tid = store.create_tournament("union_pacific", {"bots": ["alpha", "beta"], "versions": {"alpha": 1}}, 1)
+        store.record_match(tid, 0, 0, play_record("v1-a", ["alpha", "beta"], 3, started_at=T0))
+        store.add_bot("alpha", "2.0", "tests", "python", manifest_path="/bots/a2/bot.toml", files_sha256="ef" * 32)
+        # alpha@2 has not played: the leaderboard still shows alpha@1, the newest version with results
+        with TestClient(create_app(url)) as client:
+            rows = client.get("/api/leaderboard").json()["rows"]
+            assert [r["name"] for r in rows if not r["reference"]] == sorted(
+                ["alpha@1", "beta@1"], key=lambda n: [r["name"] for r in rows].index(n))
+            assert {r["name"]: r["current"] for r in rows if not r["reference"]} == {"alpha@1": False, "beta@1": True}
+        t2 = store.create_tournament("union_pacific", {"bots": ["alpha", "beta"], "versions": {"alpha": 2}}, 2)
+        record = play_record("v2-a", ["alpha", "beta"], 4, started_at=T0 + 60)
+        seats = tuple(SeatResult(s.seat, "alpha@2" if s.bot == "alpha@1" else s.bot, s.cash, s.place, s.forfeited,
+                                 s.faults) for s in record.seats)
+        store.record_match(t2, 0, 0, MatchRecord(**{**record.__dict__, "seats": seats}))
+    with TestClient(create_app(url)) as client:
+        current = client.get("/api/leaderboard").json()
+        every = client.get("/api/leaderboard", params={"versions": "all"}).json()
+        assert not current["all_versions"] and every["all_versions"]
+        assert sorted(r["name"] for r in current["rows"] if not r["reference"]) == ["alpha@2", "beta@1"]
+        assert sorted(r["name"] for r in every["rows"] if not r["reference"]) == ["alpha@1", "alpha@2", "beta@1"]
+        assert sorted(r["rank"] for r in current["rows"] if not r["reference"]) == [1, 2]
+        assert sorted(r["rank"] for r in every["rows"] if not r["reference"]) == [1, 2, 3]
+        assert client.get("/api/leaderboard", params={"versions": "some"}).status_code == 400
+        page = page_text(client.get("/", params={"versions": "all"}))
+        assert "alpha@1" in page and "alpha@2" in page
+        assert "alpha@1" not in page_text(client.get("/")).split('id="standings"')[1].split("</table>")[0]
+        # the bot page: the current version by default, one version by NAME@NUMBER, the history of versions
+        bot = client.get("/api/bots/alpha").json()
+        assert bot["bot"]["participant"] == "alpha@2" and bot["bot"]["current"]
+        assert [(v["participant"], v["matches"], v["current"]) for v in bot["versions"]] == [
+            ("alpha@2", 1, True), ("alpha@1", 1, False)]
+        assert [m["id"] for m in bot["recent_matches"]] == ["v2-a"]
+        old = client.get(f"/api/bots/{quote('alpha@1', safe='')}").json()
+        assert old["bot"]["participant"] == "alpha@1" and not old["bot"]["current"]
+        assert [m["id"] for m in old["recent_matches"]] == ["v1-a"] and old["standing"]["name"] == "alpha@1"
+        html_page = page_text(client.get("/bots/alpha"))
+        assert 'data-testid="versions"' in html_page and 'data-version="1"' in html_page and "older version" not in html_page
+        assert "older version" in page_text(client.get(f"/bots/{quote('alpha@1', safe='')}"))
+        assert client.get(f"/api/bots/{quote('alpha@3', safe='')}").status_code == 404
+        assert [b["participant"] for b in client.get("/api/bots").json()] == ["alpha@2", "beta@1"]
+        assert [b["participant"] for b in client.get("/api/bots", params={"versions": "all"}).json()] == [
+            "alpha@1", "alpha@2", "beta@1"]

@@ -32,6 +32,7 @@ from tests.chromium import open_replay as _open_replay
 pytestmark = pytest.mark.browser
 
 HOSTILE = "<script>alert(1)</script>"
+HOSTILE_V1 = f"{HOSTILE}@1"  # version 1 of the hostile bot: what plays and is rated
 SAMPLE_BOTS = REPO / "sample_bots" / "python"
 
 
@@ -114,7 +115,7 @@ def test_leaderboard_bot_match_and_replay_to_a_dividend(page: Any, base_url: str
     tab.goto(base_url + "/")
     standings = tab.get_by_test_id("standings")
     names = standings.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.bot)")
-    assert sorted(names) == sorted([b.name for b in store.list_bots()] + ["(imaginary shareholder)"])
+    assert sorted(names) == sorted([b.participant for b in store.list_bots()] + ["(imaginary shareholder)"])
     shot(tab, "01-leaderboard", full_page=True)
     readme_image(tab, "leaderboard.png", tab.locator("header.topbar"), tab.locator("main section").last)
     tab.get_by_role("columnheader", name="Mean cash").click()
@@ -127,14 +128,15 @@ def test_leaderboard_bot_match_and_replay_to_a_dividend(page: Any, base_url: str
     shot(tab, "02-leaderboard-sorted-by-mean-cash", full_page=True)
 
     # -- follow a bot
-    tab.get_by_role("link", name="investor-bot", exact=True).first.click()
-    tab.wait_for_url(f"{base_url}/bots/investor-bot")
-    assert tab.get_by_test_id("bot-title").text_content() == "investor-bot"
-    stats = next(s for s in store.bot_stats() if s.bot == "investor-bot")
+    tab.get_by_role("link", name="investor-bot@1", exact=True).first.click()
+    tab.wait_for_url(f"{base_url}/bots/investor-bot%401")
+    assert tab.get_by_test_id("bot-title").text_content() == "investor-bot@1"
+    stats = next(s for s in store.bot_stats() if s.bot == "investor-bot@1")
     assert tab.locator("svg.chart circle.point").count() == stats.matches
     opponents = tab.get_by_test_id("head-to-head").locator("tbody tr").evaluate_all(
         "rows => rows.map(r => r.dataset.opponent)")
-    assert sorted(opponents) == sorted(["random-bot", HOSTILE, "(imaginary shareholder)"])
+    assert sorted(opponents) == sorted(["random-bot@1", HOSTILE_V1, "(imaginary shareholder)"])
+    assert tab.get_by_test_id("versions").locator("tbody tr").count() == 1
     shot(tab, "03-bot-page", full_page=True)
 
     # -- open a match (the newest three-player one) from the recent matches
@@ -265,7 +267,7 @@ def test_leaderboard_shows_intervals_superiority_cross_table_and_table_sizes(
 
 def test_two_player_replay_shows_the_imaginary_shareholder(page: Any, base_url: str, store: Store) -> None:
     match = next(m for m in store.list_matches()
-                 if m.table_size == 2 and m.imaginary_place is not None and HOSTILE not in m.places)
+                 if m.table_size == 2 and m.imaginary_place is not None and HOSTILE_V1 not in m.places)
     stored = store.get_match(match.id)
     assert stored.replay is not None
     events = stored.replay["events"]
@@ -321,18 +323,18 @@ def test_hostile_bot_name_is_text_everywhere(page: Any, base_url: str, store: St
         page.goto(base_url + path)
         if path.startswith("/matches/"):
             page.locator("#replay[data-ready='true']").wait_for()
-            assert HOSTILE in page.get_by_test_id("seats").locator(".bot-name").all_text_contents()
-        shown = page.get_by_text(HOSTILE, exact=True)
+            assert HOSTILE_V1 in page.get_by_test_id("seats").locator(".bot-name").all_text_contents()
+        shown = page.get_by_text(HOSTILE_V1, exact=True)
         assert shown.count() >= 1, path
         injected = page.evaluate(
             "() => Array.from(document.querySelectorAll('script')).filter(s => s.textContent.includes('alert(1)')).length")
         assert injected == 0, path
     page.goto(base_url + "/")
-    page.get_by_role("link", name=HOSTILE, exact=True).first.click()
-    page.wait_for_url(f"{base_url}/bots/{quote(HOSTILE, safe='')}")
-    assert unquote(page.url.rsplit("/", 1)[1]) == HOSTILE
-    assert page.get_by_test_id("bot-title").text_content() == HOSTILE
-    assert page.title() == f"{HOSTILE} · Arena"
+    page.get_by_role("link", name=HOSTILE_V1, exact=True).first.click()
+    page.wait_for_url(f"{base_url}/bots/{quote(HOSTILE_V1, safe='')}")
+    assert unquote(page.url.rsplit("/", 1)[1]) == HOSTILE_V1
+    assert page.get_by_test_id("bot-title").text_content() == HOSTILE_V1
+    assert page.title() == f"{HOSTILE_V1} · Arena"
     shot(page, "09-hostile-bot-page", full_page=True)
 
 

@@ -66,10 +66,13 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
     from arena.cli.options import add_db_option
 
     a = bot_sub.add_parser(
-        "add", help="submit a bot: the compliance check, then registration",
-        description="Run the compliance check (as 'arena bot check') and, if it passes, register the bot under "
-                    "the name its manifest (or, for an address, its Describe reply) gives. A bot that fails the "
-                    "check is refused, saying why.")
+        "add", help="submit a bot, or a new version of it: the compliance check, then registration",
+        description="Copy the bot's folder, run the compliance check (as 'arena bot check') on the copy and, if "
+                    "it passes, register it under the name its manifest (or, for an address, its Describe reply) "
+                    "gives: version 1 of a new name, or the next version of a known one (a removed bot comes "
+                    "back with a new version). The host then plays that copy, exactly the files that were "
+                    "checked. Files identical to the bot's current version add nothing (said, exit status 0). "
+                    "A bot that fails the check is refused, saying why.")
     a.add_argument("bot", nargs="?", metavar="MANIFEST", help="bot.toml, or its folder")
     a.add_argument("--address", metavar="HOST:PORT", help="a bot already running elsewhere, instead of a manifest")
     a.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
@@ -78,15 +81,19 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
     add_isolation_options(a)
     a.set_defaults(func=run_add)
 
-    ls = bot_sub.add_parser("list", help="the registered bots", description="List the registered bots.")
+    ls = bot_sub.add_parser("list", help="the registered bots and their versions",
+                            description="List the registered bots: each one's current version (NAME@NUMBER), or "
+                                        "every version with --versions.")
     ls.add_argument("--all", action="store_true", help="include removed bots")
+    ls.add_argument("--versions", action="store_true", help="every version of each bot, oldest first")
     ls.add_argument("--json", action="store_true", help="print JSON for scripts")
     add_db_option(ls)
     ls.set_defaults(func=run_list)
 
     rm = bot_sub.add_parser("remove", help="retire a bot (its matches and ratings stay)",
-                            description="Retire a bot: it can enter no new tournament; its matches and ratings "
-                                        "stay, and its name stays taken.")
+                            description="Retire a bot (all its versions): it can enter no new tournament; its "
+                                        "matches and ratings stay. 'arena bot add' of the same name later brings it "
+                                        "back as a new version.")
     rm.add_argument("name", metavar="NAME")
     add_db_option(rm)
     rm.set_defaults(func=run_remove)
@@ -94,19 +101,38 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
 
 def run_add(args: argparse.Namespace) -> int:
     from arena.cli.options import open_store
-    from arena.registry import register_bot
+    from arena.registry import AlreadyRegistered, register_bot
 
     if (args.bot is None) == (args.address is None):
         raise UserError("give a manifest or --address HOST:PORT (one of them)")
     console = make_console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
     with open_store(args, create=True) as store:
-        row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs, policy=isolation_from_args(args),
-                              progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
-                                                                  f"{escape(step.detail)}"))
-        console.print(f"[bold green]added[/bold green] {escape(row.name)} {escape(row.version)} "
-                      f"({escape(row.language)}) to {store.url}")
+        try:
+            row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs,
+                                  policy=isolation_from_args(args),
+                                  progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
+                                                                      f"{escape(step.detail)}"))
+        except AlreadyRegistered as same:
+            console.print(f"[bold]already registered[/bold]: {escape(str(same))}")
+            return 0
+        what = "added" if row.number == 1 else f"added version {row.number} of"
+        console.print(f"[bold green]{what}[/bold green] {escape(row.name)} as {escape(row.participant)} "
+                      f"(version {escape(row.version)}, {escape(row.language)}) to {store.url}"
+                      + (f"; its checked files are kept in {escape(str(row.files_dir))}" if row.files_dir else ""))
     return 0
+
+
+def _row_json(r: "BotRow") -> dict:  # noqa: F821
+    return {
+        "name": r.name, "participant": r.participant, "number": r.number, "current": r.current,
+        "version": r.version, "author": r.author, "language": r.language,
+        "manifest": None if r.manifest_path is None else str(r.manifest_path), "address": r.address,
+        "source": None if r.source_path is None else str(r.source_path),
+        "files_dir": None if r.files_dir is None else str(r.files_dir),
+        "files_sha256": r.files_sha256, "added_at": r.added_at.isoformat(),
+        "removed_at": None if r.removed_at is None else r.removed_at.isoformat(),
+    }
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -118,27 +144,23 @@ def run_list(args: argparse.Namespace) -> int:
     from arena.registry import changed_since_registration
 
     with open_store(args) as store:
-        rows = store.list_bots(include_removed=args.all)
+        rows = store.list_bots(include_removed=args.all, all_versions=args.versions)
     if args.json:
-        print(json.dumps([{
-            "name": r.name, "version": r.version, "author": r.author, "language": r.language,
-            "manifest": None if r.manifest_path is None else str(r.manifest_path), "address": r.address,
-            "files_sha256": r.files_sha256, "added_at": r.added_at.isoformat(),
-            "removed_at": None if r.removed_at is None else r.removed_at.isoformat(),
-        } for r in rows], indent=2))
+        print(json.dumps([_row_json(r) for r in rows], indent=2))
         return 0
     if not rows:
         make_console().print("no bots registered yet: 'arena bot add path/to/bot.toml' (or run 'arena demo')")
         return 0
-    table = Table(title="bots")
-    for col in ("name", "version", "language", "author", "manifest or address", "added"):
+    table = Table(title="bot versions" if args.versions else "bots (current versions)")
+    for col in ("bot", "version", "language", "author", "added from", "added"):
         table.add_column(col)
     for r in rows:
-        where = r.address or str(r.manifest_path)
-        if not r.removed and changed_since_registration(r):
+        where = r.address or str(r.source_path or r.manifest_path)
+        if r.current and not r.removed and changed_since_registration(r):
             where += " *"
-            table.caption = "* the bot's files changed since it was added"
-        name = r.name + (" (removed)" if r.removed else "")
+            table.caption = ("* the files there changed since this version was added; the checked files still "
+                             "play: 'arena bot add' registers the changes as a new version")
+        name = r.participant + (" (removed)" if r.removed else "")
         table.add_row(escape(name), escape(r.version), escape(r.language), escape(r.author), escape(where),
                       r.added_at.strftime("%Y-%m-%d %H:%M"))
     make_console().print(table)
@@ -150,5 +172,6 @@ def run_remove(args: argparse.Namespace) -> int:
 
     with open_store(args) as store:
         row = store.remove_bot(args.name)
-    make_console(highlight=False).print(f"removed {escape(row.name)}: its matches and ratings stay")
+    make_console(highlight=False).print(f"removed {escape(row.name)} (all its versions): its matches and ratings stay; "
+                                        "'arena bot add' brings it back as a new version")
     return 0

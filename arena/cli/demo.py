@@ -77,11 +77,12 @@ def run(args: argparse.Namespace) -> int:
                             on_register=lambda e: console.print(f"checking and registering {Path(e).parent.name} "
                                                                 "(arena bot check) ..."))
         sizes = tuple(k for k in _table_sizes(args.players) if k <= len(rows))
-        config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=sizes, rounds=args.rounds,
+        config = TournamentConfig(bots=tuple(r.name for r in rows), versions={r.name: r.number for r in rows},
+                                  table_sizes=sizes, rounds=args.rounds,
                                   concurrency=args.concurrency,
                                   isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
         tid = create_tournament(store, config, args.seed)
-        console.print(f"demo tournament {tid}: {', '.join(config.bots)}; table sizes "
+        console.print(f"demo tournament {tid}: {', '.join(r.participant for r in rows)}; table sizes "
                       f"{','.join(map(str, sizes))}; {describe_isolation(policy)}; database {store.url}")
         code = play_tournament(console, store, tid, args, None, policy)
         console.print(f"more: arena tournament show {tid} · arena leaderboard · arena serve (web pages)")

@@ -24,11 +24,15 @@ def _elo(row: Standing) -> str:
 
 
 def _name(row: Standing) -> Text:
-    return Text(row.name + (" †" if row.reference else ""), style="italic dim" if row.reference else "")
+    mark = " †" if row.reference else "" if row.current else " *"
+    return Text(row.name + mark, style="italic dim" if row.reference else "")
 
 
 def standings_table(rows: Sequence[Standing], title: str) -> Table:
-    table = Table(title=title, caption="\n".join(COLUMNS_LINES), caption_justify="left")
+    older = any(not r.reference and not r.current for r in rows)
+    lines = (*COLUMNS_LINES, "bot@N: version N of the bot, rated on its own"
+             + ("; * not the bot's newest version." if older else "."))
+    table = Table(title=title, caption="\n".join(lines), caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("bot", min_width=12, overflow="fold")
     for name in ("Elo ± CI", "live", "games", "wins", "place", "cash", "forfeits", "faults"):

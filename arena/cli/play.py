@@ -1,4 +1,4 @@
-"""``arena play``: one match between bots (manifests or HOST:PORT addresses)."""
+"""``arena play``: one match between bots (registered names, manifests or HOST:PORT addresses)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from rich.table import Table
 
 from arena.cli.console import make_console
 from arena.cli.errors import UserError
-from arena.cli.options import add_isolation_options, describe_isolation, isolation_from_args
+from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
 from arena.games import get_game
 from arena.host.clock import Clocks
-from arena.host.manifest import BotSpec, ManifestError, parse_bot_spec
+from arena.host.manifest import BotSpec, ManifestError, is_address, parse_bot_spec
 from arena.host.match import MatchConfig, run_match
 from arena.host.process import BotPool
 from arena.matchids import new_match_id
-from arena.records import MatchRecord
+from arena.records import FaultReason, MatchRecord
 from arena.replay import write_replay
 
 
@@ -28,9 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play", help="play one match between bots",
         description="Play one match between 2-6 bots, each given by its manifest (bot.toml, or the folder "
-                    "holding it) or by the HOST:PORT of a bot already running. The same manifest twice is one "
-                    "process holding two seats. Two bots play the imaginary-shareholder game.")
-    p.add_argument("--bot", action="append", required=True, metavar="MANIFEST|HOST:PORT", dest="bots",
+                    "holding it), by the HOST:PORT of a bot already running, or by the name of a registered bot "
+                    "(its current version, from the files that were checked; NAME@N for version N). The same "
+                    "bot twice is one process holding two seats. Two bots play the imaginary-shareholder game. "
+                    "Exit status 1 when a seat's bot never started (its seat forfeits).")
+    p.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST|HOST:PORT", dest="bots",
                    help="a bot, in seat order (repeat 2-6 times)")
     p.add_argument("--seed", type=int, help="deck seed, to replay a deal locally (default: a random one, printed "
                                             "here and recorded in the replay; never sent to the bots)")
@@ -46,17 +48,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--logs", type=Path, default=Path("arena-data/logs"), metavar="DIR",
                    help="where the bots' stderr logs go (default: arena-data/logs/)")
     add_isolation_options(p)
+    add_db_option(p)
     p.set_defaults(func=run)
 
 
-def _specs(texts: list[str]) -> list[BotSpec]:
-    specs = []
-    for text in texts:
-        try:
-            specs.append(parse_bot_spec(text))
-        except ManifestError as exc:
-            raise UserError(str(exc)) from None
-    return specs
+def _specs(texts: list[str], args: argparse.Namespace) -> list[BotSpec]:
+    """A spec per --bot: an existing file or folder, or anything that reads as a path (a ``/`` or a
+    ``.toml``), is a manifest; HOST:PORT an address; anything else a registered bot's name (looked up
+    in the store, opened only then)."""
+    specs: list[BotSpec | None] = []
+    names: dict[int, str] = {}
+    for i, text in enumerate(texts):
+        if Path(text).expanduser().exists() or is_address(text) or "/" in text or text.endswith(".toml"):
+            try:
+                specs.append(parse_bot_spec(text))
+            except ManifestError as exc:
+                raise UserError(str(exc)) from None
+        else:
+            specs.append(None)
+            names[i] = text
+    if names:
+        from arena.cli.options import open_store
+        from arena.registry import spec_for
+        from leaderboard.errors import UnknownBotError
+
+        with open_store(args) as store:
+            for i, text in names.items():
+                try:
+                    row = store.get_bot(text)
+                except UnknownBotError as exc:
+                    raise UserError(f"{exc}: --bot takes a registered bot's name (see 'arena bot list'), a "
+                                    "bot.toml (or its folder), or HOST:PORT") from None
+                specs[i] = spec_for(row)
+    return [spec for spec in specs if spec is not None]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         config = MatchConfig(clocks=Clocks(args.decision_ms, args.bank_ms), max_faults=args.max_faults)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    specs = _specs(args.bots)
+    specs = _specs(args.bots, args)
+    names = [spec.label for spec in specs] if any(spec.participant for spec in specs) else None
     policy = isolation_from_args(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 31)
     match_id = new_match_id()  # random: the bots see it, so it must not hint at the seed
@@ -76,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     console = make_console(highlight=False)
     with BotPool(log_dir=args.logs, ready_timeout=args.ready_s, policy=policy, game=game.name) as pool:
         with console.status(f"playing {match_id} ..."):
-            record = run_match(pool, specs, seed=seed, variant=args.variant, match_id=match_id, config=config)
+            record = run_match(pool, specs, seed=seed, variant=args.variant, match_id=match_id, config=config,
+                               names=names)
     path = write_replay(args.replays / f"play-{when}-{len(specs)}p-{match_id}.json",
                         record.replay)
     print_record(console, record)
@@ -84,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
                   "the deal matters)", markup=False, soft_wrap=True)
     console.print(f"replay written to {path}", markup=False, soft_wrap=True)
     console.print(f"bot logs in {args.logs}/; {describe_isolation(policy)}", markup=False, soft_wrap=True)
-    return 0
+    never = [(s, f) for s in record.seats for f in s.faults if f.reason is FaultReason.NOT_READY]
+    for seat, fault in never:
+        console.print(f"seat {seat.seat} ({seat.bot}) never started, so it forfeited: {fault.detail}",
+                      style="bold red", markup=False, soft_wrap=True)
+    return 1 if never else 0
 
 
 def print_record(console: Console, record: MatchRecord) -> None:

@@ -118,10 +118,12 @@ def cmd_sprt(args: argparse.Namespace) -> int:
                             concurrency=args.concurrency, decision_ms=args.decision_ms, bank_ms=args.bank_ms,
                             max_faults=args.max_faults,
                             isolation={"level": policy.level.value, "limits": policy.limits.to_json()},
-                            files_sha256={r.name: r.files_sha256 for r in rows})
+                            files_sha256={r.name: r.files_sha256 for r in rows},
+                            versions={r.name: r.number for r in rows})
         tid = create_sprt(store, config, args.seed)
-        console.print(f"sprt {tid} (stored as tournament {tid}): {config.candidate} (NEW) against {config.baseline} "
-                      f"(OLD), pool {', '.join(config.pool)}; table sizes {','.join(map(str, config.table_sizes))}; "
+        console.print(f"sprt {tid} (stored as tournament {tid}): {rows[0].participant} (NEW) against "
+                      f"{rows[1].participant} (OLD), pool {', '.join(r.participant for r in rows[2:])}; "
+                      f"table sizes {','.join(map(str, config.table_sizes))}; "
                       f"{describe_isolation(policy)}; database {store.url}")
         return play_sprt(console, store, tid, args, None, policy)
 

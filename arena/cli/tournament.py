@@ -12,9 +12,11 @@ from typing import Any
 from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.markup import escape
 from rich.table import Table
 
 from arena.cli.errors import UserError
+from arena.records import FaultReason
 from arena.cli.console import is_closed_pipe, make_console
 from arena.cli.leaderboard_view import standings_table
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
@@ -92,9 +94,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.set_defaults(func=cmd_show)
 
     lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
-                        description="Rank, bot, Elo ± 95% CI (batch Plackett-Luce fit of every finishing order), "
+                        description="Rank, bot version (NAME@N, each rated on its own), Elo ± 95% CI (batch Plackett-Luce fit of every finishing order), "
                                     "live Elo, matches, wins, mean place, mean cash, forfeits and faults, over one "
-                                    "tournament or every stored match, every table size or one.  See docs/ratings.md.")
+                                    "tournament or every stored match, every table size or one; by default each bot's newest version that has results.  "
+                                    "See docs/ratings.md.")
     lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
     lb.add_argument("--players", type=int, metavar="N",
                     help="only the matches at tables of N players, rated on their own (default: every size)")
@@ -103,6 +106,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     lb.add_argument("--json", action="store_true",
                     help="print JSON for scripts (a list of rows; with --cross an object with 'leaderboard' "
                          "and every pair's 'cross_table')")
+    lb.add_argument("--all-versions", action="store_true",
+                    help="a row for every bot version that played (default: each bot's newest version that has "
+                         "results)")
     add_db_option(lb)
     lb.set_defaults(func=cmd_leaderboard)
 
@@ -128,6 +134,8 @@ class LiveProgress:
         for s in store.bot_stats(tournament_id):
             self.stats[s.bot] = [s.matches, s.wins, round(s.mean_place * s.matches)]
         self.failures: list[str] = []
+        self.failed_to_start: set[str] = set()
+        self.never_started: dict[str, int] = defaultdict(int)  # participant -> seats it never started
         self.live: Live | None = None
         self.done = 0
         self.total = 0
@@ -159,6 +167,8 @@ class LiveProgress:
                 st[0] += 1
                 st[1] += seat.place == 1
                 st[2] += seat.place
+                if any(f.reason is FaultReason.NOT_READY for f in seat.faults):
+                    self.never_started[seat.bot] += 1
         else:
             self.failures.append(f"match {outcome.pairing.index}: {outcome.error}")
             self.console.print(f"[red]match {outcome.pairing.index} failed[/red]: {outcome.error}")
@@ -167,9 +177,23 @@ class LiveProgress:
         elif self.quiet and self.total and (self.done % max(1, self.total // 10) == 0 or self.done == self.total):
             self.console.print(f"{self.done}/{self.total} matches")
 
+    def bot_failed(self, participant: str, reason: str, log_path: Path | None) -> None:
+        """Said at once, the first time each bot fails to start (it may be tried again)."""
+        if participant in self.failed_to_start:
+            return
+        self.failed_to_start.add(participant)
+        self.console.print(f"[bold red]bot {escape(participant)} failed to start[/bold red]: {escape(reason)}"
+                           + (f"\n  its log: {escape(str(log_path))}" if log_path is not None else ""))
+
+    def notice(self, text: str) -> None:
+        self.console.print(f"[yellow]note[/yellow]: {escape(text)}")
+
     def stop(self) -> None:
         if self.live is not None:
             self.live.stop()
+        for participant, seats in sorted(self.never_started.items()):
+            self.console.print(f"[bold red]{escape(participant)} never started in {seats} of its matches[/bold red] "
+                               "(it forfeited them, finishing last); see its log and 'arena bot check'")
 
 
 def play_tournament(console: Console, store: Any, tournament_id: int, args: argparse.Namespace,
@@ -180,7 +204,8 @@ def play_tournament(console: Console, store: Any, tournament_id: int, args: argp
     view = LiveProgress(console, store, tournament_id, args.quiet)
     try:
         summary = run_tournament(store, tournament_id, concurrency=concurrency, log_dir=args.logs,
-                                 on_start=view.start, on_done=view.on_done, policy=policy)
+                                 on_start=view.start, on_done=view.on_done, policy=policy,
+                                 on_bot_failure=view.bot_failed, on_notice=view.notice)
     except KeyboardInterrupt:
         view.stop()
         console.print(f"[yellow]stopped[/yellow]: the finished matches are stored; "
@@ -223,7 +248,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
                             on_register=lambda e: console.print(f"checking and registering {e} ..."))
         gauntlet = rows[0].name if args.gauntlet is not None else None
-        config = TournamentConfig(bots=tuple(r.name for r in rows), table_sizes=args.players, rounds=args.rounds,
+        config = TournamentConfig(bots=tuple(r.name for r in rows), versions={r.name: r.number for r in rows},
+                                  table_sizes=args.players, rounds=args.rounds,
                                   gauntlet=gauntlet,
                                   variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
                                   bank_ms=args.bank_ms, max_faults=args.max_faults,
@@ -233,7 +259,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
         console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
                       f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
-                      f"database {store.url}")
+                      f"database {store.url}; versions: {', '.join(r.participant for r in rows)}")
         return play_tournament(console, store, tid, args, None, policy)
 
 
@@ -284,6 +310,13 @@ def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
     }
 
 
+def participants(config: dict[str, Any], names: list[str] | None = None) -> list[str]:
+    """The stored configuration's bots as the versions that play: ``NAME@N`` (1 for a
+    tournament stored before versions)."""
+    versions = config.get("versions") or {}
+    return [f"{name}@{versions.get(name, 1)}" for name in (config.get("bots", []) if names is None else names)]
+
+
 def _seed_text(info: dict[str, Any]) -> str:
     return str(info["seed"]) if info["published"] else SECRET_UNTIL_FINISHED
 
@@ -301,7 +334,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         c = t["config"]
         matches = (f"{t['matches_stored']}/{t['matches_scheduled']}" if t["matches_scheduled"] is not None
                    else f"{t['matches_stored']} (sprt: {t['sprt']['verdict']})")
-        table.add_row(str(t["id"]), t["status"], ", ".join(c["bots"]), ",".join(map(str, c["table_sizes"])),
+        table.add_row(str(t["id"]), t["status"], ", ".join(participants(c)), ",".join(map(str, c["table_sizes"])),
                       str(c.get("rounds", "")), matches,
                       str(t["seed"]) if t["published"] else "secret", t["created_at"][:19])
     console = make_console()
@@ -323,19 +356,21 @@ def cmd_show(args: argparse.Namespace) -> int:
             return cmd_show_sprt(store, row, _tournament_json(store, row), args)
         info = _tournament_json(store, row)
         stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
-        schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
+        config = TournamentConfig.from_json(row.config)
+        schedule = schedule_of(config, row.seed)
         matches = []
         for p in schedule:
             m = stored.get(p.index)
             entry: dict[str, Any] = {"schedule_index": p.index, "round": p.round, "table_size": p.table_size,
-                                     "seats": list(p.seats), "status": "finished" if m else "pending"}
+                                     "seats": [config.participant(name) for name in p.seats],
+                                     "status": "finished" if m else "pending"}
             if row.finished:
                 entry["seed"] = p.seed
             if m:
                 entry.update(match_id=m.id, termination=m.termination.value,
                              places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
             matches.append(entry)
-        standings = compute_standings(store, args.id, save=False) if stored else []
+        standings = compute_standings(store, args.id, save=False, all_versions=True) if stored else []
     if args.json:
         print(json.dumps({**info, "matches": matches, "leaderboard": [s.to_json() for s in standings]}, indent=2))
         return 0
@@ -343,8 +378,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     c = info["config"]
     console.print(f"[bold]tournament {info['id']}[/bold] ({info['status']}): {info['matches_stored']}/"
                   f"{info['matches_scheduled']} matches stored; "
-                  + (f"gauntlet of {c['gauntlet']}; " if c.get("gauntlet") else "")
-                  + f"bots {', '.join(c['bots'])}; table sizes "
+                  + (f"gauntlet of {participants(c, [c['gauntlet']])[0]}; " if c.get("gauntlet") else "")
+                  + f"bots {', '.join(participants(c))}; table sizes "
                   f"{','.join(map(str, c['table_sizes']))}; {c['rounds']} round(s); variant {c['variant']}; "
                   f"clocks {c['decision_ms']} ms + {c['bank_ms']} ms bank; seed: {_seed_text(info)}"
                   + ("; each deal's replays published once all its seatings are stored"
@@ -361,7 +396,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     if args.players is not None and not 1 <= args.players <= 99:
         raise UserError(f"--players must be a table size (2-6 for Union Pacific), got {args.players}")
     with open_store(args) as store:
-        board = compute_leaderboard(store, args.tournament, players=args.players, save=args.players is None)
+        board = compute_leaderboard(store, args.tournament, players=args.players, save=args.players is None,
+                                    all_versions=args.all_versions)
     standings = board.standings
     if args.json:
         rows = [s.to_json() for s in standings]

@@ -201,6 +201,10 @@ class BotSpec:
 
     manifest: BotManifest | None = None
     address: str | None = None
+    #: For a registered bot: the name it is registered under (a bot at an address must give
+    #: it in Describe) and the version that plays, e.g. ``greedy@2`` (for messages and records).
+    name: str | None = None
+    participant: str | None = None
 
     def __post_init__(self) -> None:
         if (self.manifest is None) == (self.address is None):
@@ -213,7 +217,9 @@ class BotSpec:
 
     @property
     def label(self) -> str:
-        """A short name for messages: the manifest's bot name, or the address."""
+        """A short name for messages: the registered version, else the manifest's bot name, or the address."""
+        if self.participant is not None:
+            return self.participant
         return self.manifest.name if self.manifest is not None else str(self.address)
 
 

@@ -200,7 +200,7 @@ class _Match:
             if handle is None or handle.process is not None:
                 continue
             claimed = handle.describe.name
-            expected = self.names[s.seat] if self.names is not None else None
+            expected = handle.spec.name or (self.names[s.seat] if self.names is not None else None)
             if expected is not None and claimed != expected:
                 refused[s.seat] = (f"the bot at {handle.spec.address} calls itself {claimed!r} in Describe, "
                                    f"but it was entered as {expected!r}")

@@ -69,7 +69,8 @@ class BotPool:
     def __init__(self, *, log_dir: str | Path = "arena-data/logs", ready_timeout: float = 10.0,
                  stop_timeout: float = 3.0, max_message_bytes: int = MAX_MESSAGE_BYTES, max_start_failures: int = 2,
                  policy: IsolationPolicy | None = None, game: str | None = None, spares: int = 0,
-                 verify_describe: bool = True) -> None:
+                 verify_describe: bool = True,
+                 on_start_failure: Callable[[BotSpec, BotStartError], None] | None = None) -> None:
         self.log_dir = Path(log_dir)
         self.ready_timeout = ready_timeout
         self.stop_timeout = stop_timeout
@@ -80,6 +81,9 @@ class BotPool:
         #: Refuse a bot whose Describe does not match its manifest (name, protocol, ``game``).
         self.verify_describe = verify_describe
         self.spares = spares if self.policy.fresh_processes else 0
+        #: Called (from the thread that tried) each time a bot fails to start, spares included,
+        #: so that a failure can be said at once rather than when its match ends.
+        self.on_start_failure = on_start_failure
         self._lock = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
         self._handles: dict[str, BotHandle] = {}
@@ -111,13 +115,13 @@ class BotPool:
 
     def log_path(self, spec: BotSpec) -> Path | None:
         """Where a manifest bot's output goes (None for a bot at an address)."""
-        return None if spec.manifest is None else self._manifest_log_path(spec.key, spec.manifest.name)
+        return None if spec.manifest is None else self._manifest_log_path(spec.key, spec.participant or spec.manifest.name)
 
     def _manifest_log_path(self, key: str, name: str) -> Path:
         with self._lock:
             path = self._log_paths.get(key)
             if path is None:
-                slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "bot"
+                slug = re.sub(r"[^A-Za-z0-9_.@-]+", "-", name).strip("-.") or "bot"
                 taken = set(self._log_paths.values())
                 path = self.log_dir / f"{slug}.log"
                 n = 2
@@ -196,7 +200,7 @@ class BotPool:
 
     def _launch(self, spec: BotSpec) -> tuple[BotProcess, BotConnection, bot_pb2.DescribeReply]:
         assert spec.manifest is not None
-        return start_bot(spec.manifest, log_path=self._manifest_log_path(spec.key, spec.manifest.name),
+        return start_bot(spec.manifest, log_path=self._manifest_log_path(spec.key, spec.participant or spec.manifest.name),
                          ready_timeout=self.ready_timeout, stop_timeout=self.stop_timeout,
                          max_message_bytes=self.max_message_bytes, policy=self.policy, game=self.game,
                          check_describe=self.verify_describe)
@@ -221,6 +225,7 @@ class BotPool:
             with self._lock:
                 self._failures[spec.key] = (failures + 1, str(exc))
                 self._handles.pop(key, None)
+            self._report(spec, exc)
             raise
         with self._lock:
             closed = self._closed
@@ -289,6 +294,7 @@ class BotPool:
                 failures, _ = self._failures.get(spec.key, (0, ""))
                 self._failures[spec.key] = (failures + 1, str(exc))
                 self._warming[spec.key] -= 1
+            self._report(spec, exc)
             return
         except RuntimeError:  # the sandbox went away under us, or the pool closed
             with self._lock:
@@ -304,6 +310,13 @@ class BotPool:
         if closed:
             process.stop(0.1)
             connection.close()
+
+    def _report(self, spec: BotSpec, exc: BotStartError) -> None:
+        if self.on_start_failure is not None:
+            try:
+                self.on_start_failure(spec, exc)
+            except Exception:  # noqa: BLE001 - a reporting problem must not change the match
+                pass
 
     def _submit(self, fn: Callable[[], object], *, reaper: bool = False) -> None:
         """Run ``fn`` in the background: warm-ups on a few threads, stops on one of their own

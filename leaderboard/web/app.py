@@ -180,9 +180,12 @@ def match_summary_json(row: MatchRow, published: bool = True) -> dict[str, Any]:
 
 
 def bot_info_json(row: BotRow) -> dict[str, Any]:
-    """What the pages show of a bot (not where its files or process live)."""
+    """What the pages show of a bot version (not where its files or process live)."""
     return {
         "name": row.name,
+        "participant": row.participant,
+        "number": row.number,
+        "current": row.current,
         "version": row.version,
         "author": row.author,
         "language": row.language,
@@ -215,37 +218,43 @@ class _Ratings:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._fits: dict[tuple[int | None, int | None], tuple[str, _Fit]] = {}
+        self._fits: dict[tuple[int | None, int | None, bool], tuple[str, _Fit]] = {}
 
-    def get(self, store: Store, tournament_id: int | None, players: int | None = None) -> _Fit:
+    def get(self, store: Store, tournament_id: int | None, players: int | None = None,
+            all_versions: bool = False) -> _Fit:
         matches = store.rated_matches(tournament_id, table_size=players)
         digest = hashlib.sha256()
         for m in matches:
             digest.update(f"{m.key}\n".encode())
+        for bot in store.list_bots(include_removed=True):  # a new version changes which row is current
+            digest.update(f"{bot.participant}\n".encode())
         key = digest.hexdigest()
         with self._lock:
-            cached = self._fits.get((tournament_id, players))
+            cached = self._fits.get((tournament_id, players, all_versions))
             if cached is not None and cached[0] == key:
                 return cached[1]
         fit = _Fit(
-            board=compute_leaderboard(store, tournament_id, players=players, save=False),
+            board=compute_leaderboard(store, tournament_id, players=players, save=False,
+                                      all_versions=all_versions),
             history=live_elo_history(matches),
         )
         with self._lock:
-            self._fits[(tournament_id, players)] = (key, fit)
+            self._fits[(tournament_id, players, all_versions)] = (key, fit)
         return fit
 
 
 def leaderboard_json(store: Store, ratings: _Ratings, tournament_id: int | None,
-                     players: int | None = None) -> dict[str, Any]:
-    """The standings of a scope, the likelihood of superiority between neighbours and the cross-table."""
+                     players: int | None = None, all_versions: bool = False) -> dict[str, Any]:
+    """The standings of a scope (each bot's newest version with results, or every version with
+    ``all_versions``), the likelihood of superiority between neighbours and the cross-table."""
     tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
-    board = ratings.get(store, tournament_id, players).board
+    board = ratings.get(store, tournament_id, players, all_versions).board
     return {
         "tournament": tournament,
         "players": players,
         "table_sizes": board.table_sizes,
         "reference_participant": IMAGINARY_PARTICIPANT,
+        "all_versions": all_versions,
         "rows": [standing_json(s) for s in board.standings],
         "bootstrap": {"resamples": board.resamples, "method": board.method},
         "superiority": superiority_json(board),
@@ -264,13 +273,22 @@ def board_context(board: dict[str, Any]) -> dict[str, Any]:
 
 def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | None, *,
              visibility: Visibility | None = None, isolation: _IsolationCache | None = None) -> dict[str, Any]:
-    """A bot's page: rating, history, head-to-head, faults, forfeits, recent matches."""
+    """A bot version's page: rating, history, head-to-head, faults, forfeits, recent matches,
+    and the bot's versions.  ``name`` is a bot (its current version) or ``NAME@NUMBER``."""
     visibility = visibility if visibility is not None else Visibility(store)
     isolation = isolation if isolation is not None else _IsolationCache()
     bot = store.get_bot(name)
+    name = bot.participant
     tournament = None if tournament_id is None else tournament_json(store, visibility.tournament(tournament_id))
-    fit = ratings.get(store, tournament_id)
+    fit = ratings.get(store, tournament_id, all_versions=True)
     standing = next((s for s in fit.standings if s.name == name), None)
+    rated = {s.name: s for s in fit.standings}
+    counts = {b.bot: b.matches for b in store.bot_stats(tournament_id)}
+    versions = [
+        {**bot_info_json(v), "matches": counts.get(v.participant, 0),
+         "elo": rated[v.participant].elo if v.participant in rated else None}
+        for v in reversed(store.bot_versions(bot.name))
+    ]
     history = [
         {"match_id": key, "match_number": number, "elo": after[name]}
         for number, (key, after) in enumerate(fit.history, start=1)
@@ -319,6 +337,7 @@ def bot_json(store: Store, ratings: _Ratings, name: str, tournament_id: int | No
         "matches": len(matches),
         "recent_matches": recent,
         "tournaments": sorted({m.tournament_id for m in played}),
+        "versions": versions,  # newest first
     }
 
 
@@ -477,6 +496,14 @@ def _tournament_path(request: Request) -> int:
     return whole_number(request.path_params["tournament_id"], "the tournament id", minimum=1)
 
 
+def _versions_param(request: Request) -> bool:
+    """``?versions=all``: every bot version; ``?versions=current`` (the default): each bot's newest."""
+    raw = request.query_params.get("versions", "current")
+    if raw not in ("all", "current", ""):
+        raise HTTPException(400, f"versions must be 'all' or 'current', got {raw!r}")
+    return raw == "all"
+
+
 def create_app(db_url: str | None = None) -> Starlette:
     """The web application over the store at ``db_url`` (default: as ``Store.open`` resolves it).
 
@@ -506,7 +533,8 @@ def create_app(db_url: str | None = None) -> Starlette:
         s = store()
         return page(request, "leaderboard.html", {
             "title": "Leaderboard",
-            **board_context(leaderboard_json(s, ratings, None, _players_param(request))),
+            **board_context(leaderboard_json(s, ratings, None, _players_param(request),
+                                                   _versions_param(request))),
             "tournaments": [tournament_json(s, t) for t in reversed(s.list_tournaments())],
         })
 
@@ -520,7 +548,7 @@ def create_app(db_url: str | None = None) -> Starlette:
     def tournament_page(request: Request) -> Response:
         s = store()
         tid = _tournament_path(request)
-        board = leaderboard_json(s, ratings, tid, _players_param(request))
+        board = leaderboard_json(s, ratings, tid, _players_param(request), True)  # one version of each bot plays it
         visibility = Visibility(s)
         matches = s.list_matches(tournament_id=tid, limit=TOURNAMENT_MATCHES)
         return page(request, "tournament.html", {
@@ -535,9 +563,11 @@ def create_app(db_url: str | None = None) -> Starlette:
 
     def bots_page(request: Request) -> Response:
         s = store()
-        stats = {b.bot: b for b in s.bot_stats()}
+        matches: dict[str, int] = defaultdict(int)
+        for b in s.bot_stats():
+            matches[b.name] += b.matches
         bots = [
-            {**bot_info_json(b), "matches": stats[b.name].matches if b.name in stats else 0}
+            {**bot_info_json(b), "matches": matches[b.name]}
             for b in s.list_bots(include_removed=True)
         ]
         return page(request, "bots.html", {"title": "Bots", "bots": bots})
@@ -546,7 +576,7 @@ def create_app(db_url: str | None = None) -> Starlette:
         tid = _tournament_param(request)
         data = bot_json(store(), ratings, request.path_params["name"], tid, isolation=isolation)
         return page(request, "bot.html", {
-            "title": data["bot"]["name"],
+            "title": data["bot"]["participant"],
             "data": data,
             "chart": rating_chart(data["history"]),
         })
@@ -568,7 +598,8 @@ def create_app(db_url: str | None = None) -> Starlette:
     # -- JSON -------------------------------------------------------------------------
 
     def api_leaderboard(request: Request) -> Response:
-        return api(leaderboard_json(store(), ratings, _tournament_param(request), _players_param(request)))
+        return api(leaderboard_json(store(), ratings, _tournament_param(request), _players_param(request),
+                                    _versions_param(request)))
 
     def api_tournaments(request: Request) -> Response:
         s = store()
@@ -587,7 +618,8 @@ def create_app(db_url: str | None = None) -> Starlette:
         return api(progress_json(s, s.get_tournament(_tournament_path(request))))
 
     def api_bots(request: Request) -> Response:
-        return api([bot_info_json(b) for b in store().list_bots(include_removed=True)])
+        rows = store().list_bots(include_removed=True, all_versions=_versions_param(request))
+        return api([bot_info_json(b) for b in rows])
 
     def api_bot(request: Request) -> Response:
         return api(bot_json(store(), ratings, request.path_params["name"], _tournament_param(request),
