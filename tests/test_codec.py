@@ -66,7 +66,44 @@ def main_observation() -> dict[str, Any]:
         "hand": {"shares": {"DM": 2, "UP": 1}, "track": {"PLAIN": 1, "MOUNTAIN": 2, "WILD": 1}},
         "pending_first_investment": None,
         "imaginary": None,
+        "public_events": [dict(e) for e in EVERY_EVENT],
+        "known_shares": {"0": {"UP": 1}, "1": {"DM": 2, "UP": 1}, "3": {}},
     }
+
+
+#: One public event of every type, shaped as arena.games.union_pacific.knowledge writes them.
+EVERY_EVENT: list[dict[str, Any]] = [
+    {"type": "setup", "players": 4, "variant": "standard", "up_stack": 16},
+    {"type": "first_investment", "picks": {"0": "UMR", "1": "BNL", "2": "MS", "3": "UP"}},
+    {"type": "display", "display": ["KCC", "EPRG", "BNL", "EPRG"]},
+    {"type": "share_deck", "cards": 82},
+    {"type": "turn", "turn": 1, "seat": 0},
+    {"type": "turn", "turn": 2, "seat": 2, "track_card": "PLAIN"},
+    {"type": "reshuffle", "cards": 23},
+    {"type": "build", "seat": 0, "card": "PLAIN", "company": "KCC", "section": 60, "value": 3},
+    {"type": "draw", "seat": 0, "source": "deck"},
+    {"type": "draw", "seat": 2, "source": "deck", "company": "ESL"},
+    {"type": "draw", "seat": 1, "source": "display", "company": "EPRG"},
+    {"type": "draw", "seat": 1, "source": "up", "company": "UP"},
+    {"type": "refill", "company": "MS"},
+    {"type": "refill"},
+    {"type": "four_of_a_kind", "company": "DM"},
+    {"type": "draw_skipped", "seat": 3},
+    {"type": "exchange", "seat": 0},
+    {"type": "exchange", "seat": 2, "company": "WW"},
+    {"type": "invest", "seat": 1, "shares": {"DM": 1, "UP": 1}, "discard": "WILD"},
+    {"type": "pass", "seat": 3, "discard": "COAST"},
+    {"type": "dividend_revealed", "number": 2},
+    {"type": "imaginary_shareholder", "invested": {"EPRG": 5, "WW": 1, "UP": 6}},
+    {"type": "dividend", "number": 2,
+     "companies": [{"company": "EPRG", "value": 7, "holdings": {"0": 3, "2": 1}, "payouts": {"0": 7, "2": 3}},
+                   {"company": "BNL", "value": 2, "holdings": {}, "payouts": {}}],
+     "union_pacific": {"holdings": {"0": 1, "1": 2, "imaginary": 3}, "payouts": {"0": 8, "1": 10, "imaginary": 0}},
+     "cash": {"0": 31, "1": 20, "2": 9, "3": 0}},
+    {"type": "stalemate", "dividends_paid": 2},
+    {"type": "game_end", "cash": {"0": 31, "1": 20, "imaginary": 40}, "places": {"0": 2, "1": 3, "imaginary": 1},
+     "termination": "normal"},
+]
 
 
 def first_invest_observation() -> dict[str, Any]:
@@ -319,6 +356,8 @@ def observations(draw: st.DrawFn) -> dict[str, Any]:
         "hand": {"shares": draw(_counts), "track": draw(_track)},
         "pending_first_investment": draw(st.none() | st.sampled_from(COMPANIES + ["UP"])),
         "imaginary": draw(st.none() | st.fixed_dictionaries({"invested": _counts, "cash": _small})),
+        "public_events": draw(st.lists(st.sampled_from(EVERY_EVENT), max_size=12)),
+        "known_shares": {str(s): draw(_counts) for s in range(n) if s != seat},
     }
 
 
@@ -368,3 +407,69 @@ def test_real_random_games_round_trip(players: int, seed: int, variant: str) -> 
 def test_real_board_round_trip() -> None:
     board = _engine().default_game().board.data
     assert codec.board_from_proto(_wire(codec.board_to_proto(board))) == board
+
+
+# ------------------------------------------------- the host's observation encoder
+
+def _encoded(encoder: Any, observation: dict[str, Any]) -> bot_pb2.UnionPacificObservation:
+    return bot_pb2.UnionPacificObservation.FromString(encoder.encode(observation))
+
+
+@pytest.mark.parametrize(
+    "observation",
+    [main_observation(), first_invest_observation(), two_player_observation()],
+    ids=["main", "first_invest", "two_player_imaginary"],
+)
+def test_the_encoder_writes_what_the_codec_builds(observation: dict[str, Any]) -> None:
+    from arena.host.observation_encoder import ObservationEncoder
+
+    expected = codec.observation_to_proto(observation).union_pacific
+    encoder = ObservationEncoder()
+    for _ in range(2):  # the second time from the kept bytes
+        assert _encoded(encoder, copy.deepcopy(observation)) == expected
+    assert len(encoder.encode(observation)) == expected.ByteSize()
+
+
+def test_the_encoder_takes_unusual_values_through_the_codec() -> None:
+    from arena.host.observation_encoder import ObservationEncoder
+
+    observation = main_observation()
+    observation.update(turn=70_000, free_spaces=[0, 300, 2], current_seat=0)
+    observation["players"][1]["cash"] = 5_000
+    observation["hand"]["shares"]["DM"] = 200
+    observation["public_events"].append({"type": "build", "seat": 1, "card": "PLAIN", "company": "DM",
+                                         "section": 3_000, "value": 2})
+    assert _encoded(ObservationEncoder(), observation) == codec.observation_to_proto(observation).union_pacific
+
+
+@pytest.mark.parametrize(("edit", "match"), [
+    (lambda o: o.update(secret_deck_order=[1]), "secret_deck_order"),
+    (lambda o: o.update(turn=None), "'turn'"),
+    (lambda o: o.update(turn="ten"), "turn"),
+    (lambda o: o["companies"][4].update(supply="nine"), r"companies\[4\]"),
+    (lambda o: o["players"][1].pop("hand_track"), r"players\[1\].*hand_track"),
+    (lambda o: o["public_events"].append({"type": "teleport"}), r"public_events\[\d+\].*teleport"),
+    (lambda o: o["public_events"].append({"type": "build", "seat": 1}), r"public_events\[\d+\] 'build'.*missing"),
+    (lambda o: o["public_events"].append({"type": "draw", "seat": 1, "source": "deck", "card": "DM"}),
+     r"'draw'.*'card'"),
+    (lambda o: o["known_shares"].update({"2": {"DM": "two"}}), "known_shares"),
+])
+def test_the_encoder_refuses_what_the_codec_refuses(edit: Any, match: str) -> None:
+    from arena.host.observation_encoder import ObservationEncoder
+
+    observation = main_observation()
+    edit(observation)
+    with pytest.raises(codec.CodecError, match=match):
+        codec.observation_to_proto(observation)
+    encoder = ObservationEncoder()
+    encoder.encode(main_observation())  # with kept bytes from a good observation too
+    with pytest.raises(codec.CodecError, match=match):
+        encoder.encode(observation)
+
+
+def test_an_unknown_event_member_from_a_newer_host_is_skipped() -> None:
+    message = codec.observation_to_proto(main_observation())
+    up = message.union_pacific
+    raw = up.SerializeToString() + bytes([0xAA, 0x01, 0x03, 0xF2, 0x07, 0x00])  # event 21 with member 126
+    back = codec.observation_from_proto(bot_pb2.Observation(union_pacific=bot_pb2.UnionPacificObservation.FromString(raw)))
+    assert back["public_events"] == main_observation()["public_events"]

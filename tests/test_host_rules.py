@@ -9,6 +9,7 @@ import pytest
 from arena.games.union_pacific import default_game
 from arena.host import codec
 from arena.host.client import DecisionEncoder
+from arena.host.observation_encoder import ObservationEncoder
 from arena.host.clock import Clocks, SeatClock
 from arena.host.match import fallback_seed, places_with_forfeits
 from arena.v1 import bot_pb2
@@ -84,3 +85,33 @@ def test_cached_action_encoding_equals_the_codec_message() -> None:
                 assert len(raw) == expected.ByteSize()
             state.apply_action(seat, legal[int(rng.random() * len(legal))])
             number += 1
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "standard"), (4, "pro"), (6, "standard")])
+def test_a_matchs_requests_with_kept_bytes_equal_fresh_ones(players: int, variant: str) -> None:
+    """The match runner's encoder keeps bytes between decisions (all seats share it): every
+    request still parses as the codec's message for that very seat and decision."""
+    game = default_game()
+    encoder = DecisionEncoder()
+    observations = ObservationEncoder()
+    state = game.new_state(players, 7 * players, variant)
+    rng = random.Random(players)
+    number = 0
+    while True:
+        seats = range(players) if state.is_terminal() else state.current_seats()
+        for seat in seats:  # also the seats that do not decide now, and after the end
+            legal = state.legal_actions(seat)
+            obs = state.observation(seat)
+            raw = encoder.encode(state, match_id="m", seat=seat, number=number, observation=obs, actions=legal,
+                                 decision_ms=1000, bank_ms=500, observations=observations)
+            expected = bot_pb2.DecisionRequest(
+                match_id="m", seat=seat, decision_number=number, observation=codec.observation_to_proto(obs),
+                legal_actions=codec.legal_actions_to_proto(state, legal), decision_time_ms=1000, time_bank_ms=500)
+            assert bot_pb2.DecisionRequest.FromString(raw) == expected
+            assert len(raw) == expected.ByteSize()
+        if state.is_terminal():
+            break
+        seat = state.current_seats()[0]
+        legal = state.legal_actions(seat)
+        state.apply_action(seat, legal[int(rng.random() * len(legal))])
+        number += 1

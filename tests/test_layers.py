@@ -47,7 +47,7 @@ RULES = [
     (lambda r: r.startswith("arena/scheduler/"), GRPC + ("arena.host",), "the scheduler never knows gRPC"),
     (lambda r: r.startswith("arena/host/"), ("leaderboard",), "the host never knows the store"),
     (lambda r: not (r.startswith("arena/host/") or r.startswith("arena/protocol/")
-                    or r in ("arena/sdk.py", "arena/bench/host.py")), GRPC,
+                    or r in ("arena/sdk.py", "arena/bench/host.py", "arena/bench/empty_server.py")), GRPC,
      "only the host layer (and the bot-side SDK) knows gRPC"),
 ]
 

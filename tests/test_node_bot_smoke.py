@@ -129,6 +129,12 @@ def _observation(decision: str, **changes: Any) -> dict[str, Any]:
         "hand": {"shares": {"MS": 2, "WW": 1, "UP": 1}, "track": {"PLAIN": 2, "MOUNTAIN": 1, "WILD": 1}},
         "pending_first_investment": None,
         "imaginary": None,
+        "public_events": [
+            {"type": "turn", "turn": 8, "seat": 0},
+            {"type": "build", "seat": 0, "card": "PLAIN", "company": "DM", "section": 0, "value": 2},
+            {"type": "draw", "seat": 0, "source": "display", "company": "WW"},
+        ],
+        "known_shares": {"0": {"WW": 1, "UP": 1}, "2": {"UP": 1}},
     }
     obs.update(changes)
     return obs
@@ -217,6 +223,16 @@ def test_full_protocol_round_and_exit_on_stdin_eof(tmp_path: Path) -> None:
         # ... but the lone WW is useless: seat 2 has 5 invested, this seat none.
         index, _ = _decide(bot, _observation("exchange"), exchanges)
         assert exchanges[index][0] == "exchange WW"
+        # With 2 WW invested, seat 2 is no threat on its own; 3 more known in its hand make it one.
+        two_ww = _observation("exchange", players=[
+            {"seat": 0, "cash": 0, "invested": {"EPRG": 1}, "hand_shares": 5, "hand_track": 3},
+            {"seat": 1, "cash": 0, "invested": {"DM": 2}, "hand_shares": 4, "hand_track": 4},
+            {"seat": 2, "cash": 0, "invested": {"WW": 2}, "hand_shares": 5, "hand_track": 3}])
+        index, _ = _decide(bot, two_ww, exchanges)
+        assert exchanges[index][0] == "exchange none"
+        two_ww["known_shares"] = {"0": {}, "2": {"WW": 3}}
+        index, _ = _decide(bot, two_ww, exchanges)
+        assert exchanges[index][0] == "exchange WW"
 
         bot.stub.EndMatch(
             bot_pb2.EndMatchRequest(
@@ -239,6 +255,8 @@ def test_full_protocol_round_and_exit_on_stdin_eof(tmp_path: Path) -> None:
         assert bot.process.stdout.read() == b"", "the bot must log to stderr only"
         log = bot.stderr.read_text()
         assert "match smoke-1 over" in log
+        # Eight Decide calls of match smoke-1 each carried the three events of _observation.
+        assert "saw 24 public events (8 builds, 0 dividends)" in log
 
 
 def test_plays_whole_real_games_legally(tmp_path: Path) -> None:

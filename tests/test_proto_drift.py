@@ -39,3 +39,11 @@ def test_protocol_version_constant_matches_the_proto() -> None:
 
     newest = max(bot_pb2.ProtocolVersion.values())
     assert protocol.PROTOCOL_VERSION == newest == bot_pb2.PROTOCOL_VERSION_1 == 1
+
+
+def test_go_package_is_a_full_import_path() -> None:
+    """protoc-gen-go wants a full import path; its first element is a host name (it has a dot)."""
+    from arena.v1 import bot_pb2
+
+    path, _, package = bot_pb2.DESCRIPTOR.GetOptions().go_package.partition(";")
+    assert "." in path.split("/")[0] and path.endswith("/arena/v1") and package == "arenav1"

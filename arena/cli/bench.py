@@ -22,12 +22,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--seed", type=int, default=0)
     e.set_defaults(func=run_engine)
 
-    h = bsub.add_parser("host", help="decision round trip over gRPC vs in-process; whole matches",
-                        description="The decision round trip over gRPC (p50, p99 in microseconds) with the Python "
-                                    "random sample bot next to the same decision in-process, and a whole 4-player "
-                                    "match with four Python random bots over gRPC next to the same match in-process.")
+    h = bsub.add_parser("host", help="decision round trip over gRPC vs an empty gRPC call and in-process",
+                        description="The decision round trip over gRPC (p50, p99 in microseconds) with a bot (by "
+                                    "default the Python random sample bot), the host's own part of it, and an empty "
+                                    "Python gRPC call timed in the same loop (the floor); the same decision "
+                                    "in-process; a whole 4-player match with one process of the bot per seat over "
+                                    "gRPC next to the same match in-process.")
+    h.add_argument("--bot", metavar="MANIFEST", default=None,
+                   help="the bot to time: a bot.toml (or its folder) or HOST:PORT (default: the Python random "
+                        "sample bot)")
     h.add_argument("--decisions", type=int, default=2000, help="decisions to time (default 2000)")
-    h.add_argument("--matches", type=int, default=5, help="whole matches to time (default 5)")
+    h.add_argument("--matches", type=int, default=5, help="whole matches to time (default 5; 0: none)")
     h.set_defaults(func=run_host)
 
     t = bsub.add_parser("tournament", help="matches per minute at concurrency 1, 2 and 4",
@@ -87,23 +92,38 @@ def run_engine(args: argparse.Namespace) -> int:
 
 
 def run_host(args: argparse.Namespace) -> int:
-    from arena.bench.host import bench_host
+    from arena.bench.host import RANDOM_SAMPLE, bench_host
+    from arena.host.manifest import ManifestError, parse_bot_spec
+    from arena.host.process import BotStartError
 
+    if args.decisions < 1 or args.matches < 0:
+        raise UserError("--decisions must be at least 1 and --matches at least 0")
+    try:
+        spec = parse_bot_spec(args.bot if args.bot is not None else str(RANDOM_SAMPLE))
+    except ManifestError as exc:
+        raise UserError(str(exc)) from None
     console = make_console()
-    with console.status("timing decisions and matches over gRPC..."):
-        f = bench_host(decisions=args.decisions, matches=args.matches)
-    table = Table(title=f"host: {f.decisions} decisions with the Python random bot")
+    try:
+        with console.status(f"timing decisions of {spec.label} and empty calls over gRPC..."):
+            f = bench_host(spec, decisions=args.decisions, matches=args.matches)
+    except (BotStartError, RuntimeError) as exc:
+        raise UserError(f"bench host: {exc}") from None
+    table = Table(title=f"host: {f.decisions} decisions with {f.bot}")
     for col in ("", "p50", "p99"):
         table.add_column(col, justify="right" if col else "left")
-    table.add_row("decision over gRPC (observation, encode, Decide, reply)", f"{f.grpc_p50_us:,.0f} µs",
+    table.add_row("decision over gRPC (host's work, Decide, reply)", f"{f.grpc_p50_us:,.0f} µs",
                   f"{f.grpc_p99_us:,.0f} µs")
     table.add_row("  of which the Decide call alone", f"{f.transport_p50_us:,.0f} µs", f"{f.transport_p99_us:,.0f} µs")
     table.add_row("  of which the host's own work (legal actions, observation, encoding)", f"{f.host_p50_us:,.0f} µs",
                   f"{f.host_p99_us:,.0f} µs")
-    table.add_row("same decision in-process", f"{f.local_p50_us:,.0f} µs", f"{f.local_p99_us:,.0f} µs")
+    table.add_row("empty gRPC call, same loop (the floor)", f"{f.empty_p50_us:,.0f} µs", f"{f.empty_p99_us:,.0f} µs")
+    table.add_row("same decision in-process (random policy)", f"{f.local_p50_us:,.0f} µs", f"{f.local_p99_us:,.0f} µs")
     console.print(table)
-    console.print(f"whole {f.match_players}-player match (median of {f.matches}): {f.match_grpc_ms:,.0f} ms over gRPC "
-                  f"with {f.match_players} bot processes, {f.match_local_ms:,.1f} ms in-process")
+    console.print(f"decision / empty call (p50): {f.floor_ratio:.2f}x; the host's own work: p50 {f.host_p50_us:,.0f} µs, "
+                  f"mean {f.host_mean_us:,.0f} µs")
+    if f.matches:
+        console.print(f"whole {f.match_players}-player match (median of {f.matches}): {f.match_grpc_ms:,.0f} ms over "
+                      f"gRPC with {f.match_players} bot processes, {f.match_local_ms:,.1f} ms in-process")
     return 0
 
 

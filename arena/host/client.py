@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 import weakref
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Callable, Protocol, Sequence
 
 import grpc
@@ -21,6 +22,13 @@ from google.protobuf.message import DecodeError
 from arena.games.base import Game, GameState
 from arena.host import codec
 from arena.host.clock import Clocks, SeatClock
+from arena.host.observation_encoder import (
+    OBSERVATION_TAG,
+    SMALL_VARINTS,
+    ObservationEncoder,
+    length_prefixed,
+    varint,
+)
 from arena.protocol import PROTOCOL_VERSION
 from arena.records import FaultReason
 from arena.v1 import bot_pb2
@@ -149,22 +157,10 @@ def _rpc_text(exc: grpc.RpcError) -> str:
 
 # ------------------------------------------------------------------ encoding
 
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        bits = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(bits | 0x80)
-        else:
-            out.append(bits)
-            return bytes(out)
-
-
-_SMALL_VARINTS = tuple(_varint(i) for i in range(2048))
-_INDEX_TAG = b"\x08"  # Action.index: field 1, varint
 _LEGAL_ACTION_TAG = b"\x2a"  # DecisionRequest.legal_actions: field 5, length-delimited
+_OBSERVATION_FIELD_TAG = b"\x22"  # DecisionRequest.observation: field 4, length-delimited
+#: _INDEX_FIELDS[i]: Action.index = i (field 1, varint); empty for 0, as protobuf writes it.
+_INDEX_FIELDS = [b""] + [b"\x08" + varint(i) for i in range(1, 1 << 14)]
 
 
 class DecisionEncoder:
@@ -172,14 +168,18 @@ class DecisionEncoder:
 
     An action's text and structured form depend on the game's data only, so the
     ``Action`` message of every id is encoded once (by :mod:`arena.host.codec`,
-    without its index) and reused: a request is the codec's encoding of the scalar
-    fields and the observation, followed by one length-delimited ``legal_actions``
-    entry per action (index field, then the cached bytes).  Protobuf parses such a
-    concatenation as one message, byte for byte equal in meaning to the codec's.
+    without its index) and reused: each legal-action entry is the field's tag and
+    length, the cached bytes, then the ``index`` field (protobuf reads fields in any
+    order), so a whole list is joined by C code.  The observation comes from an
+    :class:`~arena.host.observation_encoder.ObservationEncoder` (one per match: only
+    the fields that changed are encoded again).  The result parses as the message the
+    codec builds.
     """
 
     def __init__(self) -> None:
         self._actions: dict[int, bytes] = {}
+        # _entries[w][action]: the entry up to its index field, for an index field of w bytes.
+        self._entries: tuple[dict[int, bytes], dict[int, bytes], dict[int, bytes]] = ({}, {}, {})
 
     def action_bytes(self, state: GameState, action: int) -> bytes:
         cached = self._actions.get(action)
@@ -188,25 +188,60 @@ class DecisionEncoder:
             cached = self._actions[action] = message.SerializeToString()
         return cached
 
-    def encode(self, state: GameState, *, match_id: str, seat: int, number: int, observation: dict[str, Any],
-               actions: Sequence[int], decision_ms: int, bank_ms: int) -> bytes:
-        head = bot_pb2.DecisionRequest(
-            match_id=match_id, seat=seat, decision_number=number,
-            observation=codec.observation_to_proto(observation),
-            decision_time_ms=decision_ms, time_bank_ms=bank_ms,
-        ).SerializeToString()
-        parts = [head]
-        cache = self._actions
-        small = _SMALL_VARINTS
-        for i, action in enumerate(actions):
-            body = cache.get(action)
-            if body is None:
+    def _learn(self, state: GameState, actions: Sequence[int]) -> None:
+        none, two, three = self._entries
+        for action in actions:
+            if action not in two:
                 body = self.action_bytes(state, action)
-            if i:
-                body = _INDEX_TAG + (small[i] if i < 2048 else _varint(i)) + body
-            size = len(body)
-            parts.append(_LEGAL_ACTION_TAG + (small[size] if size < 2048 else _varint(size)) + body)
+                none[action] = _entry(body, 0)
+                two[action] = _entry(body, 2)
+                three[action] = _entry(body, 3)
+
+    def legal_actions_bytes(self, state: GameState, actions: Sequence[int]) -> bytes:
+        """The ``legal_actions`` entries of ``actions`` (index i for ``actions[i]``)."""
+        if not actions:
+            return b""
+        if len(actions) > len(_INDEX_FIELDS):  # never in Union Pacific: the index field would grow
+            return b"".join(length_prefixed(_LEGAL_ACTION_TAG, self.action_bytes(state, a) + (b"\x08" + varint(i) if i else b""))
+                            for i, a in enumerate(actions))
+        none, two, three = self._entries
+        n = len(actions)
+        # Entries and index fields interleaved: [entry 0, b"", entry 1, index 1, entry 2, index 2, ...]
+        parts = _INDEX_FIELDS[:n] * 2  # the right length; even places are overwritten below
+        parts[1::2] = _INDEX_FIELDS[:n]
+        try:
+            parts[0] = none[actions[0]]
+            if n > 1:
+                parts[2:256:2] = _get_all(actions[1:128], two)
+            if n > 128:
+                parts[256::2] = _get_all(actions[128:], three)
+        except KeyError:
+            self._learn(state, actions)
+            return self.legal_actions_bytes(state, actions)
         return b"".join(parts)
+
+    def encode(self, state: GameState, *, match_id: str, seat: int, number: int, observation: dict[str, Any],
+               actions: Sequence[int], decision_ms: int, bank_ms: int,
+               observations: ObservationEncoder | None = None) -> bytes:
+        head = bot_pb2.DecisionRequest(match_id=match_id, seat=seat, decision_number=number,
+                                       decision_time_ms=decision_ms, time_bank_ms=bank_ms).SerializeToString()
+        obs = (observations or ObservationEncoder()).encode(observation)
+        wrapped = length_prefixed(OBSERVATION_TAG, obs)
+        return b"".join((head, length_prefixed(_OBSERVATION_FIELD_TAG, wrapped),
+                         self.legal_actions_bytes(state, actions)))
+
+
+def _get_all(keys: Sequence[int], table: dict[int, bytes]) -> list[bytes]:
+    """``[table[k] for k in keys]``, in one C call."""
+    if len(keys) == 1:
+        return [table[keys[0]]]
+    return list(itemgetter(*keys)(table))
+
+
+def _entry(body: bytes, index_bytes: int) -> bytes:
+    """A legal_actions entry without its index field (of ``index_bytes`` bytes, which follows)."""
+    size = len(body) + index_bytes
+    return _LEGAL_ACTION_TAG + (SMALL_VARINTS[size] if size < 2048 else varint(size)) + body
 
 
 _ENCODERS: "weakref.WeakKeyDictionary[Game, DecisionEncoder]" = weakref.WeakKeyDictionary()
@@ -253,12 +288,15 @@ class SeatClient:
     """One seat of one match played by a bot: its calls, deadlines, clock and fault reading."""
 
     def __init__(self, connection: BotConnection, *, match_id: str, seat: int, clocks: Clocks,
-                 encoder: DecisionEncoder, setup_timeout_s: float = 5.0) -> None:
+                 encoder: DecisionEncoder, setup_timeout_s: float = 5.0,
+                 observations: ObservationEncoder | None = None) -> None:
         self.connection = connection
         self.match_id = match_id
         self.seat = seat
         self.clock = SeatClock(clocks)
         self.encoder = encoder
+        #: The match's observation encoder (shared by its seats, used from the match's thread).
+        self.observations = observations if observations is not None else ObservationEncoder()
         self.setup_timeout_s = setup_timeout_s
 
     def start_match(self, request: bot_pb2.StartMatchRequest) -> tuple[FaultReason, str] | None:
@@ -273,7 +311,8 @@ class SeatClient:
     def payload(self, state: GameState, number: int, observation: dict[str, Any], actions: Sequence[int]) -> bytes:
         return self.encoder.encode(state, match_id=self.match_id, seat=self.seat, number=number,
                                    observation=observation, actions=actions,
-                                   decision_ms=self.clock.decision_ms, bank_ms=self.clock.request_bank_ms())
+                                   decision_ms=self.clock.decision_ms, bank_ms=self.clock.request_bank_ms(),
+                                   observations=self.observations)
 
     def decide(self, payload: bytes, n_legal: int) -> Decision:
         """Ask for one decision and wait for it (blocking, with the clock's deadline)."""

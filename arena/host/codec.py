@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from arena.games.base import GameState, Outcome, Termination
+from arena.host import event_codec
+from arena.host.wire_checks import CodecError, build, check_keys, ordered
 from arena.records import MatchTermination
 from arena.v1 import bot_pb2
 
@@ -36,10 +38,6 @@ _UPAction = bot_pb2.UnionPacificAction
 _UPBoard = bot_pb2.UnionPacificBoard
 
 
-class CodecError(ValueError):
-    """Engine data or a message that the protocol cannot carry; the message says which."""
-
-
 @dataclass(frozen=True)
 class LegalAction:
     """One legal action as a bot sees it: its index, text and structured form."""
@@ -51,47 +49,9 @@ class LegalAction:
 
 # ------------------------------------------------------------------ shared bits
 
-
-def _check_keys(
-    data: Mapping[str, Any],
-    where: str,
-    required: Iterable[str],
-    optional: Iterable[str] = (),
-    nullable: Iterable[str] = (),
-) -> None:
-    """Raise :class:`CodecError` for a missing, unknown or wrongly ``None`` key."""
-    if not isinstance(data, Mapping):
-        raise CodecError(f"{where}: expected a dict, got {type(data).__name__}")
-    required = tuple(required)
-    missing = [key for key in required if key not in data]
-    if missing:
-        raise CodecError(f"{where}: missing key(s) {', '.join(map(repr, missing))}")
-    allowed = set(required) | set(optional)
-    unknown = sorted(str(key) for key in data if key not in allowed)
-    if unknown:
-        raise CodecError(
-            f"{where}: key(s) the protocol does not carry: {', '.join(map(repr, unknown))}"
-        )
-    nullable = set(nullable)
-    nulls = [key for key in data if data[key] is None and key not in nullable]
-    if nulls:
-        raise CodecError(f"{where}: None is not allowed for {', '.join(map(repr, nulls))}")
-
-
-def _ordered(counts: Mapping[str, int], order: Sequence[str]) -> dict[str, int]:
-    """A plain dict of ``counts``: keys of ``order`` first, in that order, then the rest sorted."""
-    out = {key: int(counts[key]) for key in order if key in counts}
-    if len(out) != len(counts):
-        out.update((key, int(counts[key])) for key in sorted(counts) if key not in out)
-    return out
-
-
-def _build(where: str, factory: Callable[..., Any], **fields: Any) -> Any:
-    """Construct a message, turning protobuf's type errors into :class:`CodecError`."""
-    try:
-        return factory(**fields)
-    except (TypeError, ValueError) as exc:
-        raise CodecError(f"{where}: {exc}") from exc
+_check_keys = check_keys
+_ordered = ordered
+_build = build
 
 
 def _game_of(message: Any, where: str) -> str:
@@ -103,7 +63,8 @@ def _game_of(message: Any, where: str) -> str:
 
 # ------------------------------------------------------------------ observation
 
-_OBSERVATION_KEYS = (
+#: The observation's keys: "game", then the UnionPacificObservation fields in field-number order.
+OBSERVATION_KEYS = (
     "game",
     "seat",
     "num_players",
@@ -125,20 +86,89 @@ _OBSERVATION_KEYS = (
     "hand",
     "pending_first_investment",
     "imaginary",
+    "public_events",
+    "known_shares",
 )
-_OBSERVATION_NULLABLE = ("current_seat", "pending_first_investment", "imaginary")
+_OBSERVATION_KEYS = OBSERVATION_KEYS
+#: Keys that may be None (an unset field).
+OBSERVATION_NULLABLE = frozenset({"current_seat", "pending_first_investment", "imaginary"})
 _COMPANY_STATE_KEYS = ("code", "trains_on_board", "supply", "value", "sections")
 _PLAYER_KEYS = ("seat", "cash", "invested", "hand_shares", "hand_track")
 _HAND_KEYS = ("shares", "track")
 _IMAGINARY_KEYS = ("invested", "cash")
 
 
-def observation_to_proto(observation: Mapping[str, Any]) -> bot_pb2.Observation:
-    """An engine observation dict (``state.observation(seat)``) as an ``Observation``."""
+def _rows(keys: tuple[str, ...], label: str, factory: Any) -> Callable[[Any], list[Any]]:
+    def convert(rows: Any) -> list[Any]:
+        if not isinstance(rows, list):
+            raise CodecError(f"observation.{label}: expected a list, got {type(rows).__name__}")
+        out = []
+        for i, row in enumerate(rows):
+            where = f"observation.{label}[{i}]"
+            _check_keys(row, where, keys)
+            out.append(_build(where, factory, **row))
+        return out
+    return convert
+
+
+def _one(keys: tuple[str, ...], label: str, factory: Any) -> Callable[[Any], Any]:
+    def convert(value: Any) -> Any:
+        where = f"observation.{label}"
+        _check_keys(value, where, keys)
+        return _build(where, factory, **value)
+    return convert
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+#: Per observation key, what the UnionPacificObservation constructor takes for it (checked).
+FIELD_CONVERTERS: dict[str, Callable[[Any], Any]] = {
+    **{key: _same for key in OBSERVATION_KEYS[1:]},
+    "companies": _rows(_COMPANY_STATE_KEYS, "companies", _UPObs.Company),
+    "players": _rows(_PLAYER_KEYS, "players", _UPObs.Player),
+    "hand": _one(_HAND_KEYS, "hand", _UPObs.Hand),
+    "imaginary": _one(_IMAGINARY_KEYS, "imaginary", _UPObs.Imaginary),
+    "public_events": event_codec.events_to_proto,
+    "known_shares": event_codec.known_shares_to_proto,
+}
+
+
+def check_observation(observation: Any) -> None:
+    """Raise :class:`CodecError` unless ``observation`` is a Union Pacific observation dict with
+    exactly the protocol's keys (values are checked as they are converted)."""
     game = observation.get("game") if isinstance(observation, Mapping) else None
     if game != UNION_PACIFIC:
         raise CodecError(f"observation: unknown game {game!r} (known: {UNION_PACIFIC!r})")
-    return bot_pb2.Observation(union_pacific=_up_observation_to_proto(observation))
+    _check_keys(observation, "observation", OBSERVATION_KEYS, nullable=OBSERVATION_NULLABLE)
+
+
+def observation_field(name: str, value: Any) -> bot_pb2.UnionPacificObservation:
+    """A ``UnionPacificObservation`` with only field ``name`` set from ``value`` (None: nothing set)."""
+    if value is None:
+        return _UPObs()
+    where = f"observation.{name}" if name in ("hand", "imaginary", "public_events", "known_shares") else "observation"
+    converted = FIELD_CONVERTERS[name](value)
+    try:
+        return _UPObs(**{name: converted})
+    except (TypeError, ValueError) as exc:
+        raise CodecError(f"{where}: {name!r}: {exc}") from exc
+
+
+def observation_to_proto(observation: Mapping[str, Any]) -> bot_pb2.Observation:
+    """An engine observation dict (``state.observation(seat)``) as an ``Observation``."""
+    check_observation(observation)
+    fields = {name: FIELD_CONVERTERS[name](observation[name]) for name in OBSERVATION_KEYS[1:]
+              if observation[name] is not None}
+    try:
+        message = _UPObs(**fields)
+    except (TypeError, ValueError):
+        # Say which field: convert them one at a time.
+        message = _UPObs()
+        for name in OBSERVATION_KEYS[1:]:
+            message.MergeFrom(observation_field(name, observation[name]))
+    return bot_pb2.Observation(union_pacific=message)
 
 
 def observation_from_proto(message: bot_pb2.Observation) -> dict[str, Any]:
@@ -147,79 +177,6 @@ def observation_from_proto(message: bot_pb2.Observation) -> dict[str, Any]:
     if game == "union_pacific":
         return _up_observation_from_proto(message.union_pacific)
     raise CodecError(f"observation: unsupported game member {game!r}")  # pragma: no cover
-
-
-_OBSERVATION_KEYSET = frozenset(_OBSERVATION_KEYS)
-_COMPANY_KEYSET = frozenset(_COMPANY_STATE_KEYS)
-_PLAYER_KEYSET = frozenset(_PLAYER_KEYS)
-_HAND_KEYSET = frozenset(_HAND_KEYS)
-_SCALAR_KEYS = tuple(k for k in _OBSERVATION_KEYS
-                     if k not in ("game", "companies", "players", "hand", "imaginary", "current_seat",
-                                  "pending_first_investment"))
-
-
-def _up_observation_to_proto(obs: Mapping[str, Any]) -> bot_pb2.UnionPacificObservation:
-    """The fast path (every decision goes through it): key sets compared as sets, messages
-    built by their C constructors; anything unusual takes the checked path for its message."""
-    try:
-        if (obs.keys() == _OBSERVATION_KEYSET and obs["hand"].keys() == _HAND_KEYSET
-                and all(c.keys() == _COMPANY_KEYSET and None not in c.values() for c in obs["companies"])
-                and all(p.keys() == _PLAYER_KEYSET and None not in p.values() for p in obs["players"])
-                and (obs["imaginary"] is None or obs["imaginary"].keys() == _IMAGINARY_KEYSET)):
-            fields = {key: obs[key] for key in _SCALAR_KEYS}
-            if None in fields.values():
-                return _checked_observation_to_proto(obs)
-            if obs["current_seat"] is not None:
-                fields["current_seat"] = obs["current_seat"]
-            if obs["pending_first_investment"] is not None:
-                fields["pending_first_investment"] = obs["pending_first_investment"]
-            if obs["imaginary"] is not None:
-                fields["imaginary"] = _UPObs.Imaginary(**obs["imaginary"])
-            return _UPObs(
-                companies=[_UPObs.Company(**c) for c in obs["companies"]],
-                players=[_UPObs.Player(**p) for p in obs["players"]],
-                hand=_UPObs.Hand(**obs["hand"]),
-                **fields,
-            )
-    except (AttributeError, TypeError, ValueError):
-        pass
-    return _checked_observation_to_proto(obs)
-
-
-_IMAGINARY_KEYSET = frozenset(_IMAGINARY_KEYS)
-
-
-def _checked_observation_to_proto(obs: Mapping[str, Any]) -> bot_pb2.UnionPacificObservation:
-    _check_keys(obs, "observation", _OBSERVATION_KEYS, nullable=_OBSERVATION_NULLABLE)
-    companies = []
-    for i, company in enumerate(obs["companies"]):
-        where = f"observation.companies[{i}]"
-        _check_keys(company, where, _COMPANY_STATE_KEYS)
-        companies.append(_build(where, _UPObs.Company, **company))
-    players = []
-    for i, player in enumerate(obs["players"]):
-        where = f"observation.players[{i}]"
-        _check_keys(player, where, _PLAYER_KEYS)
-        players.append(_build(where, _UPObs.Player, **player))
-    _check_keys(obs["hand"], "observation.hand", _HAND_KEYS)
-    hand = _build("observation.hand", _UPObs.Hand, **obs["hand"])
-
-    fields: dict[str, Any] = {
-        key: obs[key]
-        for key in _OBSERVATION_KEYS
-        if key not in ("game", "companies", "players", "hand", "imaginary")
-    }
-    for nullable in ("current_seat", "pending_first_investment"):
-        if fields[nullable] is None:
-            del fields[nullable]
-    if obs["imaginary"] is not None:
-        _check_keys(obs["imaginary"], "observation.imaginary", _IMAGINARY_KEYS)
-        fields["imaginary"] = _build(
-            "observation.imaginary", _UPObs.Imaginary, **obs["imaginary"]
-        )
-    return _build(
-        "observation", _UPObs, companies=companies, players=players, hand=hand, **fields
-    )
 
 
 def _up_observation_from_proto(msg: bot_pb2.UnionPacificObservation) -> dict[str, Any]:
@@ -272,6 +229,8 @@ def _up_observation_from_proto(msg: bot_pb2.UnionPacificObservation) -> dict[str
             if msg.HasField("imaginary")
             else None
         ),
+        "public_events": event_codec.events_from_proto(msg.public_events),
+        "known_shares": event_codec.known_shares_from_proto(msg.known_shares),
     }
 
 

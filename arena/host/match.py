@@ -29,6 +29,7 @@ from arena.host import codec
 from arena.host.client import Decision, SeatClient, encoder_for
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec
+from arena.host.observation_encoder import ObservationEncoder
 from arena.host.cgroups import open_cgroups
 from arena.host.process import BotHandle, BotPool, BotStartError
 from arena.policies import Policy, RandomPolicy
@@ -126,6 +127,7 @@ class _Match:
         self.names = list(names) if names is not None else None
         self.state: GameState = game.new_state(len(entries), seed, variant)
         self.encoder = encoder_for(game)
+        self.observations = ObservationEncoder()  # shared by the seats: an observation repeats most fields
         self.number = 0
         self.restarted: dict[str, int] = {}  # bot key -> generation after this match's restart
         self.restarts: list[dict[str, Any]] = []
@@ -180,7 +182,7 @@ class _Match:
             s.name = result.name
             s.client = SeatClient(result.connection, match_id=self.match_id, seat=s.seat,
                                   clocks=self.config.clocks, encoder=self.encoder,
-                                  setup_timeout_s=self.config.setup_timeout_s)
+                                  setup_timeout_s=self.config.setup_timeout_s, observations=self.observations)
         for s in self.seats:
             if s.asks_bot:
                 self.refresh(s)

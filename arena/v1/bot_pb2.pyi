@@ -160,7 +160,7 @@ class Board(_message.Message):
     def __init__(self, union_pacific: _Optional[_Union[UnionPacificBoard, _Mapping]] = ...) -> None: ...
 
 class UnionPacificObservation(_message.Message):
-    __slots__ = ("seat", "num_players", "variant", "decision", "current_seat", "turn", "dividends_paid", "dividends_to_end", "share_deck", "track_deck", "up_stack", "display", "track_discards", "boxed_four_of_a_kind", "free_spaces", "companies", "players", "hand", "pending_first_investment", "imaginary")
+    __slots__ = ("seat", "num_players", "variant", "decision", "current_seat", "turn", "dividends_paid", "dividends_to_end", "share_deck", "track_deck", "up_stack", "display", "track_discards", "boxed_four_of_a_kind", "free_spaces", "companies", "players", "hand", "pending_first_investment", "imaginary", "public_events", "known_shares")
     class Company(_message.Message):
         __slots__ = ("code", "trains_on_board", "supply", "value", "sections")
         CODE_FIELD_NUMBER: _ClassVar[int]
@@ -229,6 +229,18 @@ class UnionPacificObservation(_message.Message):
         invested: _containers.ScalarMap[str, int]
         cash: int
         def __init__(self, invested: _Optional[_Mapping[str, int]] = ..., cash: _Optional[int] = ...) -> None: ...
+    class KnownShares(_message.Message):
+        __slots__ = ("shares",)
+        class SharesEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        SHARES_FIELD_NUMBER: _ClassVar[int]
+        shares: _containers.ScalarMap[str, int]
+        def __init__(self, shares: _Optional[_Mapping[str, int]] = ...) -> None: ...
     class TrackDiscardsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -243,6 +255,13 @@ class UnionPacificObservation(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class KnownSharesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: UnionPacificObservation.KnownShares
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[UnionPacificObservation.KnownShares, _Mapping]] = ...) -> None: ...
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
@@ -263,6 +282,8 @@ class UnionPacificObservation(_message.Message):
     HAND_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIRST_INVESTMENT_FIELD_NUMBER: _ClassVar[int]
     IMAGINARY_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_SHARES_FIELD_NUMBER: _ClassVar[int]
     seat: int
     num_players: int
     variant: str
@@ -283,7 +304,271 @@ class UnionPacificObservation(_message.Message):
     hand: UnionPacificObservation.Hand
     pending_first_investment: str
     imaginary: UnionPacificObservation.Imaginary
-    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., variant: _Optional[str] = ..., decision: _Optional[str] = ..., current_seat: _Optional[int] = ..., turn: _Optional[int] = ..., dividends_paid: _Optional[int] = ..., dividends_to_end: _Optional[int] = ..., share_deck: _Optional[int] = ..., track_deck: _Optional[int] = ..., up_stack: _Optional[int] = ..., display: _Optional[_Iterable[str]] = ..., track_discards: _Optional[_Mapping[str, int]] = ..., boxed_four_of_a_kind: _Optional[_Mapping[str, int]] = ..., free_spaces: _Optional[_Iterable[int]] = ..., companies: _Optional[_Iterable[_Union[UnionPacificObservation.Company, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[UnionPacificObservation.Player, _Mapping]]] = ..., hand: _Optional[_Union[UnionPacificObservation.Hand, _Mapping]] = ..., pending_first_investment: _Optional[str] = ..., imaginary: _Optional[_Union[UnionPacificObservation.Imaginary, _Mapping]] = ...) -> None: ...
+    public_events: _containers.RepeatedCompositeFieldContainer[UnionPacificEvent]
+    known_shares: _containers.MessageMap[str, UnionPacificObservation.KnownShares]
+    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., variant: _Optional[str] = ..., decision: _Optional[str] = ..., current_seat: _Optional[int] = ..., turn: _Optional[int] = ..., dividends_paid: _Optional[int] = ..., dividends_to_end: _Optional[int] = ..., share_deck: _Optional[int] = ..., track_deck: _Optional[int] = ..., up_stack: _Optional[int] = ..., display: _Optional[_Iterable[str]] = ..., track_discards: _Optional[_Mapping[str, int]] = ..., boxed_four_of_a_kind: _Optional[_Mapping[str, int]] = ..., free_spaces: _Optional[_Iterable[int]] = ..., companies: _Optional[_Iterable[_Union[UnionPacificObservation.Company, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[UnionPacificObservation.Player, _Mapping]]] = ..., hand: _Optional[_Union[UnionPacificObservation.Hand, _Mapping]] = ..., pending_first_investment: _Optional[str] = ..., imaginary: _Optional[_Union[UnionPacificObservation.Imaginary, _Mapping]] = ..., public_events: _Optional[_Iterable[_Union[UnionPacificEvent, _Mapping]]] = ..., known_shares: _Optional[_Mapping[str, UnionPacificObservation.KnownShares]] = ...) -> None: ...
+
+class UnionPacificEvent(_message.Message):
+    __slots__ = ("setup", "first_investment", "display", "share_deck", "turn", "reshuffle", "build", "draw", "refill", "four_of_a_kind", "draw_skipped", "exchange", "invest", "dividend_revealed", "imaginary_shareholder", "dividend", "stalemate", "game_end")
+    class Setup(_message.Message):
+        __slots__ = ("players", "variant", "up_stack")
+        PLAYERS_FIELD_NUMBER: _ClassVar[int]
+        VARIANT_FIELD_NUMBER: _ClassVar[int]
+        UP_STACK_FIELD_NUMBER: _ClassVar[int]
+        players: int
+        variant: str
+        up_stack: int
+        def __init__(self, players: _Optional[int] = ..., variant: _Optional[str] = ..., up_stack: _Optional[int] = ...) -> None: ...
+    class FirstInvestment(_message.Message):
+        __slots__ = ("picks",)
+        class PicksEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: str
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+        PICKS_FIELD_NUMBER: _ClassVar[int]
+        picks: _containers.ScalarMap[str, str]
+        def __init__(self, picks: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    class Display(_message.Message):
+        __slots__ = ("display",)
+        DISPLAY_FIELD_NUMBER: _ClassVar[int]
+        display: _containers.RepeatedScalarFieldContainer[str]
+        def __init__(self, display: _Optional[_Iterable[str]] = ...) -> None: ...
+    class ShareDeck(_message.Message):
+        __slots__ = ("cards",)
+        CARDS_FIELD_NUMBER: _ClassVar[int]
+        cards: int
+        def __init__(self, cards: _Optional[int] = ...) -> None: ...
+    class Turn(_message.Message):
+        __slots__ = ("turn", "seat", "track_card")
+        TURN_FIELD_NUMBER: _ClassVar[int]
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        TRACK_CARD_FIELD_NUMBER: _ClassVar[int]
+        turn: int
+        seat: int
+        track_card: str
+        def __init__(self, turn: _Optional[int] = ..., seat: _Optional[int] = ..., track_card: _Optional[str] = ...) -> None: ...
+    class Reshuffle(_message.Message):
+        __slots__ = ("cards",)
+        CARDS_FIELD_NUMBER: _ClassVar[int]
+        cards: int
+        def __init__(self, cards: _Optional[int] = ...) -> None: ...
+    class Build(_message.Message):
+        __slots__ = ("seat", "card", "company", "section", "value")
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        CARD_FIELD_NUMBER: _ClassVar[int]
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        SECTION_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        card: str
+        company: str
+        section: int
+        value: int
+        def __init__(self, seat: _Optional[int] = ..., card: _Optional[str] = ..., company: _Optional[str] = ..., section: _Optional[int] = ..., value: _Optional[int] = ...) -> None: ...
+    class Draw(_message.Message):
+        __slots__ = ("seat", "source", "company")
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        SOURCE_FIELD_NUMBER: _ClassVar[int]
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        source: str
+        company: str
+        def __init__(self, seat: _Optional[int] = ..., source: _Optional[str] = ..., company: _Optional[str] = ...) -> None: ...
+    class Refill(_message.Message):
+        __slots__ = ("company",)
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        company: str
+        def __init__(self, company: _Optional[str] = ...) -> None: ...
+    class FourOfAKind(_message.Message):
+        __slots__ = ("company",)
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        company: str
+        def __init__(self, company: _Optional[str] = ...) -> None: ...
+    class DrawSkipped(_message.Message):
+        __slots__ = ("seat",)
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        def __init__(self, seat: _Optional[int] = ...) -> None: ...
+    class Exchange(_message.Message):
+        __slots__ = ("seat", "company")
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        company: str
+        def __init__(self, seat: _Optional[int] = ..., company: _Optional[str] = ...) -> None: ...
+    class Invest(_message.Message):
+        __slots__ = ("seat", "shares", "discard")
+        class SharesEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        SHARES_FIELD_NUMBER: _ClassVar[int]
+        DISCARD_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        shares: _containers.ScalarMap[str, int]
+        discard: str
+        def __init__(self, seat: _Optional[int] = ..., shares: _Optional[_Mapping[str, int]] = ..., discard: _Optional[str] = ...) -> None: ...
+    class Pass(_message.Message):
+        __slots__ = ("seat", "discard")
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        DISCARD_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        discard: str
+        def __init__(self, seat: _Optional[int] = ..., discard: _Optional[str] = ...) -> None: ...
+    class DividendRevealed(_message.Message):
+        __slots__ = ("number",)
+        NUMBER_FIELD_NUMBER: _ClassVar[int]
+        number: int
+        def __init__(self, number: _Optional[int] = ...) -> None: ...
+    class ImaginaryShareholder(_message.Message):
+        __slots__ = ("invested",)
+        class InvestedEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        INVESTED_FIELD_NUMBER: _ClassVar[int]
+        invested: _containers.ScalarMap[str, int]
+        def __init__(self, invested: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    class CompanyPayout(_message.Message):
+        __slots__ = ("company", "value", "holdings", "payouts")
+        class HoldingsEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        class PayoutsEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        COMPANY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        HOLDINGS_FIELD_NUMBER: _ClassVar[int]
+        PAYOUTS_FIELD_NUMBER: _ClassVar[int]
+        company: str
+        value: int
+        holdings: _containers.ScalarMap[str, int]
+        payouts: _containers.ScalarMap[str, int]
+        def __init__(self, company: _Optional[str] = ..., value: _Optional[int] = ..., holdings: _Optional[_Mapping[str, int]] = ..., payouts: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    class UnionPacificPayout(_message.Message):
+        __slots__ = ("holdings", "payouts")
+        class HoldingsEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        class PayoutsEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        HOLDINGS_FIELD_NUMBER: _ClassVar[int]
+        PAYOUTS_FIELD_NUMBER: _ClassVar[int]
+        holdings: _containers.ScalarMap[str, int]
+        payouts: _containers.ScalarMap[str, int]
+        def __init__(self, holdings: _Optional[_Mapping[str, int]] = ..., payouts: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    class Dividend(_message.Message):
+        __slots__ = ("number", "companies", "union_pacific", "cash")
+        class CashEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        NUMBER_FIELD_NUMBER: _ClassVar[int]
+        COMPANIES_FIELD_NUMBER: _ClassVar[int]
+        UNION_PACIFIC_FIELD_NUMBER: _ClassVar[int]
+        CASH_FIELD_NUMBER: _ClassVar[int]
+        number: int
+        companies: _containers.RepeatedCompositeFieldContainer[UnionPacificEvent.CompanyPayout]
+        union_pacific: UnionPacificEvent.UnionPacificPayout
+        cash: _containers.ScalarMap[str, int]
+        def __init__(self, number: _Optional[int] = ..., companies: _Optional[_Iterable[_Union[UnionPacificEvent.CompanyPayout, _Mapping]]] = ..., union_pacific: _Optional[_Union[UnionPacificEvent.UnionPacificPayout, _Mapping]] = ..., cash: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    class Stalemate(_message.Message):
+        __slots__ = ("dividends_paid",)
+        DIVIDENDS_PAID_FIELD_NUMBER: _ClassVar[int]
+        dividends_paid: int
+        def __init__(self, dividends_paid: _Optional[int] = ...) -> None: ...
+    class GameEnd(_message.Message):
+        __slots__ = ("cash", "places", "termination")
+        class CashEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        class PlacesEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: str
+            value: int
+            def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+        CASH_FIELD_NUMBER: _ClassVar[int]
+        PLACES_FIELD_NUMBER: _ClassVar[int]
+        TERMINATION_FIELD_NUMBER: _ClassVar[int]
+        cash: _containers.ScalarMap[str, int]
+        places: _containers.ScalarMap[str, int]
+        termination: str
+        def __init__(self, cash: _Optional[_Mapping[str, int]] = ..., places: _Optional[_Mapping[str, int]] = ..., termination: _Optional[str] = ...) -> None: ...
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    FIRST_INVESTMENT_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_FIELD_NUMBER: _ClassVar[int]
+    SHARE_DECK_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    RESHUFFLE_FIELD_NUMBER: _ClassVar[int]
+    BUILD_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    REFILL_FIELD_NUMBER: _ClassVar[int]
+    FOUR_OF_A_KIND_FIELD_NUMBER: _ClassVar[int]
+    DRAW_SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    EXCHANGE_FIELD_NUMBER: _ClassVar[int]
+    INVEST_FIELD_NUMBER: _ClassVar[int]
+    PASS_FIELD_NUMBER: _ClassVar[int]
+    DIVIDEND_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    IMAGINARY_SHAREHOLDER_FIELD_NUMBER: _ClassVar[int]
+    DIVIDEND_FIELD_NUMBER: _ClassVar[int]
+    STALEMATE_FIELD_NUMBER: _ClassVar[int]
+    GAME_END_FIELD_NUMBER: _ClassVar[int]
+    setup: UnionPacificEvent.Setup
+    first_investment: UnionPacificEvent.FirstInvestment
+    display: UnionPacificEvent.Display
+    share_deck: UnionPacificEvent.ShareDeck
+    turn: UnionPacificEvent.Turn
+    reshuffle: UnionPacificEvent.Reshuffle
+    build: UnionPacificEvent.Build
+    draw: UnionPacificEvent.Draw
+    refill: UnionPacificEvent.Refill
+    four_of_a_kind: UnionPacificEvent.FourOfAKind
+    draw_skipped: UnionPacificEvent.DrawSkipped
+    exchange: UnionPacificEvent.Exchange
+    invest: UnionPacificEvent.Invest
+    dividend_revealed: UnionPacificEvent.DividendRevealed
+    imaginary_shareholder: UnionPacificEvent.ImaginaryShareholder
+    dividend: UnionPacificEvent.Dividend
+    stalemate: UnionPacificEvent.Stalemate
+    game_end: UnionPacificEvent.GameEnd
+    def __init__(self, setup: _Optional[_Union[UnionPacificEvent.Setup, _Mapping]] = ..., first_investment: _Optional[_Union[UnionPacificEvent.FirstInvestment, _Mapping]] = ..., display: _Optional[_Union[UnionPacificEvent.Display, _Mapping]] = ..., share_deck: _Optional[_Union[UnionPacificEvent.ShareDeck, _Mapping]] = ..., turn: _Optional[_Union[UnionPacificEvent.Turn, _Mapping]] = ..., reshuffle: _Optional[_Union[UnionPacificEvent.Reshuffle, _Mapping]] = ..., build: _Optional[_Union[UnionPacificEvent.Build, _Mapping]] = ..., draw: _Optional[_Union[UnionPacificEvent.Draw, _Mapping]] = ..., refill: _Optional[_Union[UnionPacificEvent.Refill, _Mapping]] = ..., four_of_a_kind: _Optional[_Union[UnionPacificEvent.FourOfAKind, _Mapping]] = ..., draw_skipped: _Optional[_Union[UnionPacificEvent.DrawSkipped, _Mapping]] = ..., exchange: _Optional[_Union[UnionPacificEvent.Exchange, _Mapping]] = ..., invest: _Optional[_Union[UnionPacificEvent.Invest, _Mapping]] = ..., dividend_revealed: _Optional[_Union[UnionPacificEvent.DividendRevealed, _Mapping]] = ..., imaginary_shareholder: _Optional[_Union[UnionPacificEvent.ImaginaryShareholder, _Mapping]] = ..., dividend: _Optional[_Union[UnionPacificEvent.Dividend, _Mapping]] = ..., stalemate: _Optional[_Union[UnionPacificEvent.Stalemate, _Mapping]] = ..., game_end: _Optional[_Union[UnionPacificEvent.GameEnd, _Mapping]] = ..., **kwargs) -> None: ...
 
 class UnionPacificAction(_message.Message):
     __slots__ = ("first_invest", "build", "invest", "draw", "exchange")

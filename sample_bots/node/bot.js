@@ -63,6 +63,23 @@ function bestOther(obs, code) {
   return best;
 }
 
+// The share cards of `code` known to be in `seat`'s hand (observation.known_shares: cards it
+// took from the display or the UP stack that cannot have left its hand since; a lower bound).
+function knownInHand(obs, seat, code) {
+  const entry = obs.known_shares && obs.known_shares[String(seat)];
+  return entry ? count(entry.shares, code) : 0;
+}
+
+// The most shares of `code` another seat could have invested after its next turn: invested,
+// plus the cards known to be in its hand.
+function bestOtherThreat(obs, code) {
+  let best = bestOther(obs, code);
+  for (const p of obs.players) {
+    if (p.seat !== obs.seat) best = Math.max(best, count(p.invested, code) + knownInHand(obs, p.seat, code));
+  }
+  return best;
+}
+
 function companyValue(obs, code) {
   const company = obs.companies.find((c) => c.code === code);
   return company ? company.value : 0;
@@ -184,7 +201,8 @@ function chooseDraw(obs, actions) {
 }
 
 // A hand share is useless when this seat has nothing invested in the company and
-// another player's lead exceeds everything this seat could add by 3 or more.
+// another player's lead (counting the cards known to be in its hand) exceeds
+// everything this seat could add by 3 or more.
 function chooseExchange(obs, actions) {
   const mine = myPlayer(obs).invested;
   let pick = null;
@@ -192,7 +210,7 @@ function chooseExchange(obs, actions) {
   for (const a of actions) {
     const code = a.body.company;
     if (!code || code === 'UP' || count(mine, code) > 0 || count(obs.hand.shares, code) === 0) continue;
-    const deficit = bestOther(obs, code) - count(obs.hand.shares, code);
+    const deficit = bestOtherThreat(obs, code) - count(obs.hand.shares, code);
     if (deficit >= 3 && deficit > worst) {
       pick = a;
       worst = deficit;
@@ -244,8 +262,21 @@ function decide(request) {
 // ------------------------------------------------------------------- service
 
 // One process may hold several seats of one match: key by match id and seat.
+// Each match keeps a tally of the public record: every Decide carries the events since this
+// seat's previous decision (observation.public_events), each with `kind` naming its member.
 const matches = new Map(); // `${match_id}/${seat}` -> {num_players, variant, board}
 const matchKey = (r) => `${r.match_id}/${r.seat}`;
+
+function record(request) {
+  const seen = matches.get(matchKey(request));
+  const obs = request.observation && request.observation.union_pacific;
+  if (!seen || !obs) return;
+  for (const event of obs.public_events || []) {
+    seen.events += 1;
+    if (event.kind === 'build') seen.builds += 1;
+    if (event.kind === 'dividend') seen.dividends += 1;
+  }
+}
 
 const service = {
   Describe(call, callback) {
@@ -262,7 +293,8 @@ const service = {
       callback({ code: grpc.status.INVALID_ARGUMENT, details: `this bot plays only ${GAME}, not ${r.game}` });
       return;
     }
-    matches.set(matchKey(r), { num_players: r.num_players, variant: r.variant, board: r.board });
+    matches.set(matchKey(r), { num_players: r.num_players, variant: r.variant, board: r.board, events: 0, builds: 0,
+      dividends: 0 });
     log(`match ${r.match_id}: seat ${r.seat} of ${r.num_players} (${r.variant}); ${matches.size} open`);
     callback(null, {});
   },
@@ -270,6 +302,7 @@ const service = {
   Decide(call, callback) {
     let result;
     try {
+      record(call.request);
       result = decide(call.request);
     } catch (err) {
       log(`match ${call.request.match_id}: decision failed, playing index 0:`, err && err.stack ? err.stack : err);
@@ -280,10 +313,12 @@ const service = {
 
   EndMatch(call, callback) {
     const r = call.request;
-    matches.delete(matchKey(r));
     const termination = r.result ? r.result.termination : 'unknown';
     const place = r.result && r.result.places ? r.result.places[String(r.seat)] : undefined;
-    log(`match ${r.match_id} over (${termination}): place ${place}${r.forfeited ? ', forfeited' : ''}`);
+    const seen = matches.get(matchKey(r));
+    const tally = seen ? `; saw ${seen.events} public events (${seen.builds} builds, ${seen.dividends} dividends)` : '';
+    matches.delete(matchKey(r));
+    log(`match ${r.match_id} over (${termination}): place ${place}${r.forfeited ? ', forfeited' : ''}${tally}`);
     callback(null, {});
   },
 };

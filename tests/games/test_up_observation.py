@@ -16,7 +16,7 @@ from typing import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, UP
+from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, SHARE_CODES, UP
 from arena.games.union_pacific.state import DIVIDEND
 from tests.games.scenario import (
     act,
@@ -37,6 +37,7 @@ OBSERVATION_KEYS = {
     "game", "seat", "num_players", "variant", "decision", "current_seat", "turn", "dividends_paid",
     "dividends_to_end", "share_deck", "track_deck", "up_stack", "display", "track_discards",
     "boxed_four_of_a_kind", "free_spaces", "companies", "players", "hand", "pending_first_investment", "imaginary",
+    "public_events", "known_shares",
 }
 
 # A mutation edits a state in place for the observer ``me``; it returns False when it does not apply.
@@ -157,10 +158,117 @@ def change_other_pending_pick(state, me: int, rng: random.Random) -> bool:
     return True
 
 
+# Hidden changes to the record: another history that differs from the real one only in what
+# §10 hides (the state is changed to match, as that history would have left it).
+
+def _events_of_others(state, me: int, kind: str) -> list[int]:
+    return [i for i, e in enumerate(state.events) if e["type"] == kind and e.get("seat") is not None
+            and e["seat"] != me]
+
+
+def rewrite_other_blind_draw(state, me: int, rng: random.Random) -> bool:
+    """Another seat's deck draw found another card (still in its hand), which stays in the deck instead."""
+    options = [(i, d) for i in _events_of_others(state, me, "draw") if state.events[i]["source"] == "deck"
+               and state.events[i]["company"] is not None
+               and state.events[i]["company"] != "UP"
+               and COMPANIES.index(state.events[i]["company"]) in _swappable(state, state.events[i]["seat"])
+               for d, card in enumerate(state.share_deck) if card != DIVIDEND
+               and COMPANIES[card] != state.events[i]["company"]]
+    if not options:
+        return False
+    i, d = rng.choice(options)
+    event = state.events[i]
+    seat, old, new = event["seat"], COMPANIES.index(event["company"]), state.share_deck[d]
+    state.events[i] = {**event, "company": COMPANIES[new]}  # a new dict: a clone shares the old one
+    state.hand_shares[seat][old] -= 1
+    state.hand_shares[seat][new] += 1
+    state.share_deck[d] = old
+    return True
+
+
+def rewrite_other_exchange(state, me: int, rng: random.Random) -> bool:
+    """Another seat boxed another card of its hand in an exchange."""
+    options = [(i, c) for i in _events_of_others(state, me, "exchange")
+               for c in _swappable(state, state.events[i]["seat"]) if SHARE_CODES[c] != state.events[i]["company"]]
+    if not options:
+        return False
+    i, c = rng.choice(options)
+    event = state.events[i]
+    seat, old = event["seat"], SHARE_CODES.index(event["company"])
+    if not state.boxed_exchange[old]:
+        return False
+    state.events[i] = {**event, "company": SHARE_CODES[c]}
+    state.boxed_exchange[old] -= 1
+    state.boxed_exchange[c] += 1
+    state.hand_shares[seat][c] -= 1
+    state.hand_shares[seat][old] += 1
+    return True
+
+
+def rewrite_other_track_draw(state, me: int, rng: random.Random) -> bool:
+    """Another seat drew another track card at the start of a turn (still in its hand)."""
+    kinds = state.board.card_kinds
+    options = [(i, d) for i in _events_of_others(state, me, "turn")
+               if state.hand_track[state.events[i]["seat"]][kinds.index(state.events[i]["track_card"])]
+               for d, card in enumerate(state.track_deck) if kinds[card] != state.events[i]["track_card"]]
+    if not options:
+        return False
+    i, d = rng.choice(options)
+    event = state.events[i]
+    seat, old, new = event["seat"], kinds.index(event["track_card"]), state.track_deck[d]
+    state.events[i] = {**event, "track_card": kinds[new]}
+    state.hand_track[seat][old] -= 1
+    state.hand_track[seat][new] += 1
+    state.track_deck[d] = old
+    return True
+
+
+def rewrite_other_dealt_hand(state, me: int, rng: random.Random) -> bool:
+    """Another seat was dealt another share (still in its hand), which is in the deck instead."""
+    setup = state.events[0]
+    deck = _deck_of_shares(state)
+    options = [(s, c, d) for s in _others(state, me) for c in _swappable(state, s) if c != UP
+               and setup["hands"][s]["shares"].get(SHARE_CODES[c])
+               for d, card in enumerate(deck) if card != DIVIDEND and card != c]
+    if not options:
+        return False
+    s, c, d = rng.choice(options)
+    new = deck[d]
+    hands = [dict(h, shares=dict(h["shares"])) for h in setup["hands"]]
+    shares = hands[s]["shares"]
+    shares[SHARE_CODES[c]] -= 1
+    shares[SHARE_CODES[new]] = shares.get(SHARE_CODES[new], 0) + 1
+    hands[s]["shares"] = {k: n for k, n in shares.items() if n}
+    state.events[0] = {**setup, "hands": hands}
+    state.hand_shares[s][c] -= 1
+    state.hand_shares[s][new] += 1
+    deck[d] = c
+    return True
+
+
+def rewrite_share_deck_order(state, me: int, rng: random.Random) -> bool:
+    """The cards still in the share deck lie in another order (and the set-up record says so)."""
+    index = next((i for i, e in enumerate(state.events) if e["type"] == "share_deck"), None)
+    deck = state.share_deck
+    if index is None or len(set(deck)) < 2:
+        return False
+    before = list(deck)
+    while deck == before:
+        rng.shuffle(deck)
+    event = state.events[index]
+    drawn = event["cards"] - len(deck) if state.imaginary is None else None
+    if drawn is None:
+        return True
+    codes = ["DIVIDEND" if c == DIVIDEND else COMPANIES[c] for c in reversed(deck)]
+    state.events[index] = {**event, "order": event["order"][:drawn] + codes}
+    return True
+
+
 HIDDEN: list[Mutation] = [
     swap_other_hand_share_with_deck, swap_shares_between_other_hands, swap_other_hand_track_with_deck,
     reorder_share_deck, reorder_track_deck, swap_exchange_box_with_other_hand, swap_exchange_box_with_deck,
-    change_other_pending_pick,
+    change_other_pending_pick, rewrite_other_blind_draw, rewrite_other_exchange, rewrite_other_track_draw,
+    rewrite_other_dealt_hand, rewrite_share_deck_order,
 ]
 
 
@@ -226,7 +334,21 @@ def one_less_up_share(state, me: int, rng: random.Random) -> bool:
     return True
 
 
-PUBLIC: list[Mutation] = [more_cash, other_display_card, one_more_invested, swap_own_hand_share_with_deck,
+def other_display_draw_in_window(state, me: int, rng: random.Random) -> bool:
+    """A display draw the seat has not been shown yet took another company."""
+    window = state.observation(me)["public_events"]
+    start = len(state.events) - len(window)
+    options = [i for i in range(start, len(state.events)) if state.events[i]["type"] == "draw"
+               and state.events[i]["source"] == "display"]
+    if not options:
+        return False
+    i = rng.choice(options)
+    event = state.events[i]
+    state.events[i] = {**event, "company": COMPANIES[(COMPANIES.index(event["company"]) + 1) % len(COMPANIES)]}
+    return True
+
+
+PUBLIC: list[Mutation] = [other_display_draw_in_window, more_cash, other_display_card, one_more_invested, swap_own_hand_share_with_deck,
                           swap_own_track_with_deck, shorter_share_deck, one_more_discard, one_less_up_share]
 
 

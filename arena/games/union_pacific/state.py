@@ -28,6 +28,7 @@ from arena.games.base import (
     Termination,
 )
 from arena.games.union_pacific.actions import DRAW_DECK, DRAW_UP, ActionTable
+from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import (
     COMPANIES,
     NUM_CARD_KINDS,
@@ -775,6 +776,8 @@ class UnionPacificState:
             "pending_first_investment": None if pick is None else SHARE_CODES[pick],
             "imaginary": None if self.imaginary is None else {
                 "invested": _counts(self.imaginary, SHARE_CODES), "cash": self.imaginary_cash},
+            "public_events": knowledge.public_events(self, seat),
+            "known_shares": knowledge.known_shares(self, seat),
         }
 
     def action_to_string(self, action: int) -> str:
