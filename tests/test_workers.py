@@ -258,3 +258,67 @@ def test_a_worker_refuses_bot_files_that_differ_from_the_store(bots: list[str], 
     assert changed.returncode == 2, changed.stderr
     assert "refuses to play greedy-bot@1" in changed.stderr and "changed since it was checked" in changed.stderr
     assert all(r[1] == "planned" for r in queue_rows(db, tid))  # nothing claimed, nothing played
+
+
+class DedicatedServer:
+    """A PostgreSQL server of this test's own (.ci/postgres.sh in a folder of its own), to restart."""
+
+    def __init__(self) -> None:
+        import uuid
+
+        self.dir = Path(f"/tmp/arena-pg-restart-{uuid.uuid4().hex[:12]}")
+        self.env = {**os.environ, "ARENA_PG_DIR": str(self.dir)}
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+        if not found:
+            pytest.skip("no PostgreSQL server binaries under /usr/lib/postgresql")
+        self.pg_ctl = str(found[-1])
+
+    def start(self) -> str:
+        line = subprocess.run(["bash", str(ROOT / ".ci" / "postgres.sh")], env=self.env, capture_output=True,
+                              text=True, timeout=180, check=True).stdout.strip()
+        return line.split("=", 1)[1]
+
+    def _ctl(self, *args: str) -> None:
+        owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        subprocess.run([*owner, self.pg_ctl, "-D", str(self.dir / "data"), *args], check=True, timeout=120,
+                       capture_output=True, cwd=str(self.dir))
+
+    def stop_server(self) -> None:
+        self._ctl("-m", "fast", "-w", "stop")
+
+    def start_server(self) -> None:
+        port = (self.dir / "port").read_text().strip()
+        self._ctl("-l", str(self.dir / "server.log"), "-w", "-o", f"-p {port}", "start")
+
+    def remove(self) -> None:
+        subprocess.run(["bash", str(ROOT / ".ci" / "postgres.sh"), "stop"], env=self.env, capture_output=True,
+                       timeout=120)
+
+
+@pytest.mark.postgres
+def test_workers_wait_for_a_restarted_postgresql_and_go_on(bots: list[str], tmp_path: Path) -> None:
+    if not os.environ.get("ARENA_TEST_POSTGRES_URL", "").strip():
+        pytest.skip("PostgreSQL tests need ARENA_TEST_POSTGRES_URL (a server is there to be used)")
+    server = DedicatedServer()
+    try:
+        url = server.start()
+        tid = create(tmp_path, bots, url, rounds=2)
+        procs = [worker(tmp_path, url, tid, host, "--lease", "5") for host in ("m1", "m2")]
+        try:
+            def done() -> int:
+                return sum(r[1] == "done" for r in queue_rows(url, tid))
+
+            wait_for("three matches stored", lambda: done() >= 3, procs=procs)
+            server.stop_server()
+            wait_for("the workers to notice", lambda: all("unreachable" in output(tmp_path, h) for h in ("m1", "m2")),
+                     timeout=60, procs=procs)
+            time.sleep(1)
+            server.start_server()
+            for p in procs:
+                assert p.wait(timeout=300) == 0, output(tmp_path, "m1") + output(tmp_path, "m2")
+        finally:
+            stop_all(procs)
+        assert sorted(results(url, tid)) == list(range(2 * TOTAL))
+        assert all(r[1] == "done" for r in queue_rows(url, tid))
+    finally:
+        server.remove()
