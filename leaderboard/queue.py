@@ -183,6 +183,7 @@ class MatchQueue:
         self._postgres = store.engine.dialect.name == "postgresql"
         self.worker = worker
         self.lease = timedelta(seconds=lease_s)
+        self._running: set[int] = set()  # tournaments this queue marked running
 
     # -- transactions ------------------------------------------------------------
 
@@ -201,7 +202,12 @@ class MatchQueue:
     def _read(self) -> Any:
         return self._write(self._engine)
 
-    def _now(self, session: Session) -> datetime:
+    def _now(self, session: Session) -> Any:
+        """The time to compare and store leases with: the server's ``now()`` on PostgreSQL (one
+        clock for every machine, and no round trip to read it), this machine's on SQLite."""
+        return func.now() if self._postgres else datetime.now(UTC)
+
+    def _now_value(self, session: Session) -> datetime:
         if self._postgres:
             value = session.exec(sa_select(func.now())).scalar_one()  # type: ignore[call-overload]
             return value.astimezone(UTC)
@@ -277,17 +283,20 @@ class MatchQueue:
                             f"its claim (until {row.lease_until}) was taken over by {me.label}", now)
             token = uuid.uuid4().hex
             until = now + self.lease
+            about = datetime.now(UTC) + self.lease
             session.exec(update(QueuedMatch)  # type: ignore[call-overload]
                          .where(col(QueuedMatch.tournament_id) == row.tournament_id,
                                 col(QueuedMatch.schedule_index) == row.schedule_index)
                          .values(status=CLAIMED, worker=me.label, worker_pid=me.pid, lease_token=token,
                                  lease_until=until, claimed_at=now, attempts=QueuedMatch.attempts + 1,
                                  error=None))
-            session.exec(update(Tournament)  # type: ignore[call-overload]
-                         .where(col(Tournament.id) == row.tournament_id,
-                                col(Tournament.status) != TournamentStatus.RUNNING.value)
-                         .values(status=TournamentStatus.RUNNING.value, updated_at=now))
-            return Lease(row.tournament_id, row.schedule_index, row.round, token, until, previous)
+            if row.tournament_id not in self._running:  # once per tournament and worker
+                session.exec(update(Tournament)  # type: ignore[call-overload]
+                             .where(col(Tournament.id) == row.tournament_id,
+                                    col(Tournament.status) != TournamentStatus.RUNNING.value)
+                             .values(status=TournamentStatus.RUNNING.value, updated_at=now))
+                self._running.add(row.tournament_id)
+            return Lease(row.tournament_id, row.schedule_index, row.round, token, about, previous)
 
     def _claimable(self, session: Session, tournament_id: int | None, now: datetime,
                    me: WorkerId, skip: set[int]) -> QueuedMatch | None:
@@ -330,8 +339,8 @@ class MatchQueue:
                                   .where(*self._mine(lease)).values(lease_until=until))
             if not result.rowcount:
                 return None
-            return Lease(lease.tournament_id, lease.schedule_index, lease.round, lease.token, until,
-                         lease.taken_over_from)
+            return Lease(lease.tournament_id, lease.schedule_index, lease.round, lease.token,
+                         datetime.now(UTC) + self.lease, lease.taken_over_from)
 
     def _mine(self, lease: Lease) -> list[Any]:
         return [col(QueuedMatch.tournament_id) == lease.tournament_id,
@@ -351,6 +360,12 @@ class MatchQueue:
         event logged (:attr:`RecordOutcome.LATE`).  A lease that expired but was not taken
         over is still this worker's: nobody else can have stored the match.  Safe to call
         again after a lost connection: a result that was committed is recognised."""
+        try:
+            return self._record(lease, record, isolation)
+        except IntegrityError:  # stored meanwhile without the queue (Store.record_match): say so
+            return self._record(lease, record, isolation)
+
+    def _record(self, lease: Lease, record: MatchRecord, isolation: str) -> RecordOutcome:
         me = self._me()
         with self._write() as session:
             now = self._now(session)
@@ -366,16 +381,21 @@ class MatchQueue:
                             f"(the match is now {holder})", now)
                 return RecordOutcome.LATE
             try:
-                with session.begin_nested():
-                    insert_match(session, lease.tournament_id, lease.schedule_index, lease.round, record)
-            except (AlreadyRecorded, IntegrityError):
-                self._event(session, lease.tournament_id, lease.schedule_index, me.label, "already_stored",
-                            f"result of match {record.match_id} refused: the match was stored already", now)
-                self._finish(session, row, now, DONE, match_id=None)
-                return RecordOutcome.ALREADY
-            self._finish(session, row, now, DONE, match_id=record.match_id, isolation=isolation)
-            self._finish_tournament_if_done(session, lease.tournament_id, now)
-            return RecordOutcome.RECORDED
+                insert_match(session, lease.tournament_id, lease.schedule_index, lease.round, record)
+                stored = True
+            except AlreadyRecorded:  # checked before anything is written
+                stored = False
+            if stored:
+                self._finish(session, row, now, DONE, match_id=record.match_id, isolation=isolation)
+                self._finish_tournament_if_done(session, lease.tournament_id, now)
+                return RecordOutcome.RECORDED
+            self._already(session, lease, record, row, now)
+            return RecordOutcome.ALREADY
+
+    def _already(self, session: Session, lease: Lease, record: MatchRecord, row: QueuedMatch, now: Any) -> None:
+        self._event(session, lease.tournament_id, lease.schedule_index, self._me().label, "already_stored",
+                    f"result of match {record.match_id} refused: the match was stored already", now)
+        self._finish(session, row, now, DONE, match_id=None)
 
     def _finish(self, session: Session, row: QueuedMatch, now: datetime, status: str, *,
                 match_id: str | None = None, error: str | None = None, isolation: str | None = None) -> None:
@@ -514,7 +534,7 @@ class MatchQueue:
         """Per worker: claimed now, done, failed, late results, matches/min; and the ETA."""
         with self._read() as session:
             _find_tournament(session, tournament_id)
-            now = self._now(session)
+            now = self._now_value(session)
             rows = session.exec(sa_select(  # type: ignore[call-overload]
                 col(QueuedMatch.worker), col(QueuedMatch.status), col(QueuedMatch.finished_at),
                 col(QueuedMatch.claimed_at)).where(col(QueuedMatch.tournament_id) == tournament_id)).all()

@@ -8,11 +8,13 @@ import time
 from collections import Counter
 
 import pytest
+from starlette.testclient import TestClient
 
 from arena.records import MatchRecord, MatchTermination, SeatResult
 from leaderboard.queue import MatchQueue, RecordOutcome, WorkerId
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
+from leaderboard.web.app import create_app
 
 T0 = 1_700_000_000.0
 
@@ -27,7 +29,8 @@ def rec(match_id: str) -> MatchRecord:
 def setup(store: Store, n: int) -> int:
     for name in ("alpha", "beta", "gamma"):
         store.add_bot(name, "1", "me", "python", address=f"127.0.0.1:{len(name)}", files_sha256="a" * 64)
-    tid = store.create_tournament("union_pacific", {"bots": ["alpha", "beta", "gamma"]}, 1)
+    tid = store.create_tournament("union_pacific", {"bots": ["alpha", "beta", "gamma"], "table_sizes": [3],
+                                                    "rounds": n, "variant": "standard"}, 1)
     assert MatchQueue(store).plan(tid, [(i, 1, 3) for i in range(n)]) == n
     assert MatchQueue(store).plan(tid, [(i, 1, 3) for i in range(n)]) == 0  # idempotent
     return tid
@@ -61,6 +64,12 @@ def test_a_late_result_after_takeover_is_refused_and_logged(db_url: str) -> None
         assert by["machine-b/w1"].done == 2 and by["machine-a/w1"].late == 1 and by["machine-a/w1"].done == 0
         assert progress.done == 2 and progress.eta_seconds == 0
         assert MatchQueue(store).match_workers(tid)[0] == ("machine-b/w1", "none", "done")
+    with TestClient(create_app(db_url)) as client:  # the tournament's page and its progress JSON
+        page = client.get(f"/tournaments/{tid}").text
+        assert 'data-testid="workers"' in page and "machine-b/w1" in page and "machine-a/w1" in page
+        workers = client.get(f"/api/tournaments/{tid}/progress").json()["workers"]
+        assert {w["worker"]: (w["done"], w["late"]) for w in workers} == {"machine-a/w1": (0, 1),
+                                                                         "machine-b/w1": (2, 0)}
 
 
 def test_an_expired_lease_nobody_took_is_still_its_own_and_release_requeues(db_url: str) -> None:
