@@ -321,7 +321,7 @@ class MatchQueue:
             return row
         # claims of this machine's workers whose process is gone: no need to wait for their lease
         orphans = session.exec(select(QueuedMatch).where(
-            col(QueuedMatch.status) == CLAIMED, col(QueuedMatch.worker).startswith(f"{me.host}/"),
+            col(QueuedMatch.status) == CLAIMED, col(QueuedMatch.worker).startswith(f"{me.host}/", autoescape=True),
             col(QueuedMatch.worker_pid).is_not(None), col(QueuedMatch.worker_pid) != me.pid, *scope)
             .order_by(col(QueuedMatch.tournament_id), col(QueuedMatch.schedule_index))
             .with_for_update(skip_locked=True)).all()

@@ -147,6 +147,9 @@ def test_three_workers_play_every_scheduled_match_exactly_once(pg_url: str, bots
     assert sorted(stored) == list(range(2 * TOTAL))
     status = json.loads(arena(tmp_path, "tournament", "status", str(tid), "--json", db=pg_url).stdout)
     assert status["status"] == "finished" and status["done"] == 2 * TOTAL
+    shown = json.loads(arena(tmp_path, "tournament", "show", str(tid), "--json", db=pg_url).stdout)
+    assert {(m["schedule_index"], m["worker"], m["isolation"]) for m in shown["matches"]} == {
+        (r[0], r[2], "none") for r in rows}
     assert sum(w["done"] for w in status["workers"]) == 2 * TOTAL
     assert not _bot_pids(str(tmp_path)), _describe_processes(_bot_pids(str(tmp_path)))
 

@@ -397,6 +397,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             return cmd_show_sprt(store, row, _tournament_json(store, row), args)
         info = _tournament_json(store, row)
         stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
+        from leaderboard.queue import MatchQueue
+
+        played_by = MatchQueue(store).match_workers(args.id)  # index -> (worker, isolation, queue status)
         config = TournamentConfig.from_json(row.config)
         schedule = schedule_of(config, row.seed)
         matches = []
@@ -407,7 +410,11 @@ def cmd_show(args: argparse.Namespace) -> int:
                                      "status": "finished" if m else "pending"}
             if row.finished:
                 entry["seed"] = p.seed
+            worker, isolation, queued = played_by.get(p.index, (None, None, None))
+            if queued == "claimed":
+                entry.update(status="playing", worker=worker)
             if m:
+                entry.update(worker=worker, isolation=isolation)
                 entry.update(match_id=m.id, termination=m.termination.value,
                              places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
             matches.append(entry)
