@@ -231,8 +231,8 @@ class TicketToRideState(TrainCards):
         return [c for c in self.board.route_companies[self.claimed] if self.taken[c] < shares[c]]
 
     def apply_action(self, seat: int, action: int) -> None:
-        if type(action) is not int:  # not bool, float or str: exactly an action id
-            raise IllegalActionError(f"{action!r} is not an action id")
+        if type(action) is not int or not 0 <= action < self.table.size:  # exactly an action id: not bool, float, str
+            raise IllegalActionError(f"{action!r} is not an action id (0 to {self.table.size - 1})")
         phase = self.phase
         if phase == OVER:
             raise GameOverError("the game is over; no action can be applied")
