@@ -279,6 +279,11 @@ class TicketToRideState(TrainCards):
         kind = PHASE_NAMES[self.phase]
         if self.phase == TURN and action >= self.table.claim:
             return f"{text}: {self.claim_problem(seat, action)}"
+        if action == BLIND and self.phase in (TURN, SECOND):
+            return f"{text}: the deck and the discard pile are empty"
+        if TAKE <= action < BLIND and self.phase in (TURN, SECOND):
+            return f"{text}: no such card is face up" + (" (a face-up locomotive cannot be the second card)"
+                                                         if self.phase == SECOND else "")
         return f"{text} is not legal now: seat {seat} must decide {kind!r}"
 
     def claim_problem(self, seat: int, action: int) -> str:
