@@ -98,7 +98,7 @@ def give_route(state: TicketToRideState, seat: int, rid: str) -> None:
     state.owner[r] = seat
     state.routes_of[seat].append(r)
     closed = {r, BOARD.route_partner[r]} if state.num_players <= 3 else {r}
-    state.open_routes = [info for info in state.open_routes if info[0] not in closed]
+    state.open_routes = [[info for info in group if info[0] not in closed] for group in state.open_routes]
 
 
 def take_shares(state: TicketToRideState, participant: int, code: str, count: int) -> list[int]:

@@ -82,8 +82,11 @@ class TicketToRideState(TrainCards):
         #: per seat, the cards known to all to be in its hand (taken face up, not yet paid): a lower bound
         self.known = [[0] * NUM_KINDS for _ in range(players)]
         self.owner = [-1] * board.num_routes
-        #: the route_info of the routes still open to someone (unclaimed; with 2-3 players, partner unclaimed)
-        self.open_routes = list(table.route_info)
+        #: the route_info of the routes still open to someone (unclaimed; with 2-3 players, partner unclaimed),
+        #: by colour (index LOCO: the grey routes), shortest first
+        self.open_routes: list[list[tuple[int, ...]]] = [[] for _ in range(NUM_KINDS)]
+        for info in sorted(table.route_info, key=lambda info: (info[1], info[0])):
+            self.open_routes[LOCO if info[5] == GREY else info[5]].append(info)
         self.routes_of: list[list[int]] = [[] for _ in range(players)]
         self.tickets: list[list[int]] = [[] for _ in range(players)]
         #: shares[p][c]: the share numbers participant p holds of company c (p == n: the neutral)
@@ -183,24 +186,41 @@ class TicketToRideState(TrainCards):
         return out + claims
 
     def claim_actions(self, seat: int) -> list[int]:
-        """The legal claim ids of ``seat`` (§6), sorted."""
+        """The legal claim ids of ``seat`` (§6), sorted.
+
+        Routes are visited by colour, shortest first, and a colour's visit stops at
+        the first route longer than the seat could pay (or has trains for)."""
         hand = self.hands[seat]
         locos = hand[LOCO]
         trains = self.trains[seat]
         owner = self.owner
         per_seat_doubles = self.n > 3  # with 2 or 3 players a claimed partner closes the route for all
-        held = [(c, hand[c]) for c in range(LOCO) if hand[c]]
         out: list[int] = []
-        for _, length, partner, m, base, colour, block, all_locos in self.open_routes:
-            if length > trains or (per_seat_doubles and partner >= 0 and owner[partner] == seat):
-                continue
-            top = (length - 1 if locos >= length - 1 else locos) - m  # highest payment index in a colour block
-            if colour >= 0:  # coloured (never a ferry: m == 0)
-                have = hand[colour]
+        groups = self.open_routes
+        for colour in range(LOCO):  # coloured routes (never ferries)
+            have = hand[colour]
+            cap = have + locos if have + locos < trains else trains
+            for _, length, partner, _, base, _, _, all_locos in groups[colour]:
+                if length > cap:
+                    break
+                if per_seat_doubles and partner >= 0 and owner[partner] == seat:
+                    continue
                 low = length - have if have < length else 0
+                top = length - 1 if locos >= length - 1 else locos
                 if low <= top:
                     out.extend(range(base + low, base + top + 1))
-            elif top >= 0:
+                if locos >= length:
+                    out.append(all_locos)
+        held = [(c, hand[c]) for c in range(LOCO) if hand[c]]
+        most = max((have for _, have in held), default=0)
+        cap = most + locos if most + locos < trains else trains
+        for _, length, partner, m, base, _, block, all_locos in groups[LOCO]:  # grey routes, ferries among them
+            if length > cap:
+                break
+            if per_seat_doubles and partner >= 0 and owner[partner] == seat:
+                continue
+            top = (length - 1 if locos >= length - 1 else locos) - m  # highest payment index in a colour block
+            if top >= 0:
                 for c, have in held:
                     low = length - have if have < length else 0
                     low = low - m if low > m else 0
@@ -209,6 +229,7 @@ class TicketToRideState(TrainCards):
                         out.extend(range(start + low, start + top + 1))
             if locos >= length:
                 out.append(all_locos)
+        out.sort()
         return out
 
     def _claim_is_legal(self, seat: int, action: int) -> bool:
@@ -414,7 +435,7 @@ class TicketToRideState(TrainCards):
         self.routes_of[seat].append(r)
         partner = board.route_partner[r]
         closed = (r, partner) if self.n <= 3 else (r,)
-        self.open_routes = [info for info in self.open_routes if info[0] not in closed]
+        self.open_routes = [[info for info in group if info[0] not in closed] for group in self.open_routes]
         self.events.append({
             "type": "claim", "seat": seat, "route": board.route_ids[r],
             "colour": None if colour == NO_COLOUR else board.colours[colour], "locomotives": k,
@@ -557,10 +578,10 @@ class TicketToRideState(TrainCards):
         other.__dict__.update(self.__dict__)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        for name in ("events", "history", "window", "trains", "route_points", "owner", "open_routes", "neutral_pile", "taken",
+        for name in ("events", "history", "window", "trains", "route_points", "owner", "neutral_pile", "taken",
                      "deck", "discard", "row", "ticket_deck", "picks"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("hands", "known", "routes_of", "tickets", "offers"):
+        for name in ("hands", "known", "routes_of", "tickets", "offers", "open_routes"):
             setattr(other, name, [list(row) for row in getattr(self, name)])
         other.shares = [[list(numbers) for numbers in per] for per in self.shares]
         return other
