@@ -232,6 +232,18 @@ class TicketToRideState(TrainCards):
         out.sort()
         return out
 
+    def _turn_action_is_legal(self, seat: int, action: int) -> bool:
+        """``action in self._turn_actions(seat)``, without enumerating the claims when it can."""
+        if action >= self.table.claim:
+            return self._claim_is_legal(seat, action)
+        if TAKE <= action < BLIND:
+            return action - TAKE in self.row
+        if action == BLIND:
+            return self.can_draw_blind()
+        if action == TICKETS:
+            return bool(self.ticket_deck)
+        return action == PASS and self._turn_actions(seat) == [PASS]
+
     def _claim_is_legal(self, seat: int, action: int) -> bool:
         """One claim's legality (§6.1, §6.2), checked directly."""
         r, colour, k = self.table.claims[action - self.table.claim]
@@ -263,8 +275,7 @@ class TicketToRideState(TrainCards):
             return
         if seat != self.current:
             raise NotYourTurnError(f"it is seat {self.current}'s decision, not seat {seat}'s")
-        if not (self._claim_is_legal(seat, action) if phase == TURN and action >= self.table.claim
-                else action in self.legal_actions(seat)):
+        if not (self._turn_action_is_legal(seat, action) if phase == TURN else action in self.legal_actions(seat)):
             raise IllegalActionError(self._illegal(seat, action))
         self.window[seat] = len(self.events)
         table = self.table
