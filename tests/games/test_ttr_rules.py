@@ -226,6 +226,24 @@ def test_no_refresh_when_fewer_than_three_other_cards_remain() -> None:
     assert state.row.count(kind("locomotive")) == 4
 
 
+def test_a_skipped_refresh_happens_at_the_end_of_the_turn_that_makes_it_possible() -> None:
+    """§15.27: a claim's payment brings non-locomotives back; the end of the turn refreshes."""
+    state = started(3)
+    set_row(state, ["locomotive", "locomotive", "locomotive", "green", "blue"])
+    set_deck(state, [])
+    set_discard(state, [])
+    state._three_locomotives()
+    assert state.row.count(kind("locomotive")) == 3  # only 2 non-locomotives anywhere: no refresh
+    set_hand(state, 0, {"red": 3})
+    act(state, 0, "claim R07 allentown-philadelphia 3 red")
+    assert state.row.count(kind("locomotive")) == 3 and state.decision_kind(0) == "share"
+    claimed_at = len(state.events)
+    act(state, 0, "share PRR")
+    refresh = next(e for e in state.events[claimed_at:] if e["type"] == "refresh")
+    assert sorted(refresh["discarded"]) == ["blue", "green", "locomotive", "locomotive", "locomotive"]
+    assert state.row.count(kind("locomotive")) < 3
+
+
 def test_the_draw_card_actions_are_offered_only_when_a_card_can_be_taken() -> None:
     state = started(3)
     set_row(state, [None] * 5)

@@ -6,9 +6,12 @@ without playing a game.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from arena.games.ticket_to_ride_pennsylvania.board import Board
+
+#: The participant id of the two-player game's neutral shareholder (§11).
+NEUTRAL_PARTICIPANT = "neutral"
 
 
 def connected_components(num_nodes: int, edges: Sequence[tuple[int, int]]) -> list[int]:
@@ -71,3 +74,38 @@ def places(totals: Sequence[int], completed: Sequence[int]) -> list[int]:
     """§10.5 and §15.32: rank by total, then by completed tickets; ties share a place (1, 1, 3)."""
     keys = list(zip(totals, completed))
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
+def final_scores(board: Board, route_points: Sequence[int], routes_of: Sequence[Sequence[int]],
+                 tickets: Sequence[Sequence[int]], holders: Sequence[Sequence[Sequence[int]]]) -> dict[str, Any]:
+    """The whole final scoring (§10) as the ``scoring`` event shows it (JSON-ready).
+
+    ``holders[p][c]``: the sorted share numbers of company ``c`` that participant
+    ``p`` holds; one row per seat, then (2 players) one for the neutral's revealed
+    shares.  Returns ``{"seats": [per seat: routes, tickets, globetrotter, shares,
+    total, ticket_results], "companies": [per company: holdings, places, points]}``.
+    """
+    n = len(route_points)
+    names = [str(s) for s in range(n)] + [NEUTRAL_PARTICIPANT] * (len(holders) - n)
+    completed = [completed_tickets(board, routes_of[s], tickets[s]) for s in range(n)]
+    ticket_points = [sum(board.ticket_points[t] if done else -board.ticket_points[t]
+                         for t, done in zip(tickets[s], completed[s])) for s in range(n)]
+    bonus = globetrotter([sum(done) for done in completed], board.globetrotter)
+    share_total = [0] * n
+    companies = []
+    for c, code in enumerate(board.companies):
+        per = [holders[p][c] for p in range(len(holders))]
+        points = share_points(per, board.company_points[c])
+        ranks = share_places(per)
+        for s in range(n):
+            share_total[s] += points[s]
+        companies.append({"company": code,
+                          "holdings": {names[p]: list(per[p]) for p in range(len(per)) if per[p]},
+                          "places": {names[p]: ranks[p] for p in range(len(per)) if per[p]},
+                          "points": {names[s]: points[s] for s in range(n) if per[s]}})
+    seats = [{
+        "seat": s, "routes": route_points[s], "tickets": ticket_points[s], "globetrotter": bonus[s],
+        "shares": share_total[s], "total": route_points[s] + ticket_points[s] + bonus[s] + share_total[s],
+        "ticket_results": [{"ticket": board.ticket_ids[t], "completed": done} for t, done in zip(tickets[s], completed[s])],
+    } for s in range(n)]
+    return {"seats": seats, "companies": companies}

@@ -31,14 +31,22 @@ from arena.games.ticket_to_ride_pennsylvania.actions import (
 )
 from arena.games.ticket_to_ride_pennsylvania.board import GREY, LOCO, MAX_PLAYERS, MIN_PLAYERS, NUM_KINDS, Board
 from arena.games.ticket_to_ride_pennsylvania.cards import EMPTY, ROW_SIZE, TrainCards, shuffle
+from arena.games.ticket_to_ride_pennsylvania.claims import Claims
+from arena.games.ticket_to_ride_pennsylvania.phases import (  # noqa: F401  (the phases are part of this module's API)
+    INITIAL,
+    KEEP,
+    NEUTRAL,
+    OVER,
+    PHASE_NAMES,
+    SECOND,
+    SHARE,
+    TURN,
+)
 
-# Phases (what the seat(s) to move must decide).
-INITIAL, TURN, SECOND, KEEP, SHARE, NEUTRAL, OVER = range(7)
-PHASE_NAMES = ("initial_tickets", "turn", "second_card", "keep_tickets", "share", "neutral_share", "none")
 
 VARIANTS = ("standard",)
 #: The participant id of the two-player game's neutral shareholder (§11).
-NEUTRAL_PARTICIPANT = "neutral"
+NEUTRAL_PARTICIPANT = scoring.NEUTRAL_PARTICIPANT
 GAME_NAME = "ticket_to_ride_pennsylvania"
 STARTING_CARDS = 4
 
@@ -51,7 +59,7 @@ def keep_masks(offered: int, at_least: int) -> list[int]:
     return [m for m in range(1, 1 << offered) if _POPCOUNT[m] >= need]
 
 
-class TicketToRideState(TrainCards):
+class TicketToRideState(TrainCards, Claims):
     """One game of Ticket to Ride: Pennsylvania (see :class:`arena.games.base.GameState`)."""
 
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
@@ -185,53 +193,6 @@ class TicketToRideState(TrainCards):
             return [PASS]
         return out + claims
 
-    def claim_actions(self, seat: int) -> list[int]:
-        """The legal claim ids of ``seat`` (§6), sorted.
-
-        Routes are visited by colour, shortest first, and a colour's visit stops at
-        the first route longer than the seat could pay (or has trains for)."""
-        hand = self.hands[seat]
-        locos = hand[LOCO]
-        trains = self.trains[seat]
-        owner = self.owner
-        per_seat_doubles = self.n > 3  # with 2 or 3 players a claimed partner closes the route for all
-        out: list[int] = []
-        groups = self.open_routes
-        for colour in range(LOCO):  # coloured routes (never ferries)
-            have = hand[colour]
-            cap = have + locos if have + locos < trains else trains
-            for _, length, partner, _, base, _, _, all_locos in groups[colour]:
-                if length > cap:
-                    break
-                if per_seat_doubles and partner >= 0 and owner[partner] == seat:
-                    continue
-                low = length - have if have < length else 0
-                top = length - 1 if locos >= length - 1 else locos
-                if low <= top:
-                    out.extend(range(base + low, base + top + 1))
-                if locos >= length:
-                    out.append(all_locos)
-        held = [(c, hand[c]) for c in range(LOCO) if hand[c]]
-        most = max((have for _, have in held), default=0)
-        cap = most + locos if most + locos < trains else trains
-        for _, length, partner, m, base, _, block, all_locos in groups[LOCO]:  # grey routes, ferries among them
-            if length > cap:
-                break
-            if per_seat_doubles and partner >= 0 and owner[partner] == seat:
-                continue
-            top = (length - 1 if locos >= length - 1 else locos) - m  # highest payment index in a colour block
-            if top >= 0:
-                for c, have in held:
-                    low = length - have if have < length else 0
-                    low = low - m if low > m else 0
-                    if low <= top:
-                        start = base + c * block
-                        out.extend(range(start + low, start + top + 1))
-            if locos >= length:
-                out.append(all_locos)
-        out.sort()
-        return out
-
     def _turn_action_is_legal(self, seat: int, action: int) -> bool:
         """``action in self._turn_actions(seat)``, without enumerating the claims when it can."""
         if action >= self.table.claim:
@@ -243,25 +204,6 @@ class TicketToRideState(TrainCards):
         if action == TICKETS:
             return bool(self.ticket_deck)
         return action == PASS and self._turn_actions(seat) == [PASS]
-
-    def _claim_is_legal(self, seat: int, action: int) -> bool:
-        """One claim's legality (§6.1, §6.2), checked directly."""
-        r, colour, k = self.table.claims[action - self.table.claim]
-        board = self.board
-        length, partner = board.route_length[r], board.route_partner[r]
-        if self.owner[r] != -1 or self.trains[seat] < length:
-            return False
-        if partner >= 0 and (self.owner[partner] != -1 if self.n <= 3 else self.owner[partner] == seat):
-            return False
-        hand = self.hands[seat]
-        return hand[LOCO] >= k and (colour == NO_COLOUR or hand[colour] >= length - k)
-
-    def share_offer(self) -> list[int]:
-        """§7.2: the companies pictured beside the route just claimed whose pile is not empty."""
-        if self.claimed < 0:
-            return []
-        shares = self.board.company_shares
-        return [c for c in self.board.route_companies[self.claimed] if self.taken[c] < shares[c]]
 
     def apply_action(self, seat: int, action: int) -> None:
         if type(action) is not int or not 0 <= action < self.table.size:  # exactly an action id: not bool, float, str
@@ -317,24 +259,6 @@ class TicketToRideState(TrainCards):
             return f"{text}: no such card is face up" + (" (a face-up locomotive cannot be the second card)"
                                                          if self.phase == SECOND else "")
         return f"{text} is not legal now: seat {seat} must decide {kind!r}"
-
-    def claim_problem(self, seat: int, action: int) -> str:
-        """Why claiming is illegal (§6.1, §6.2), in words."""
-        board = self.board
-        r, colour, k = self.table.claims[action - self.table.claim]
-        length, p = board.route_length[r], board.route_partner[r]
-        if self.owner[r] != -1:
-            return f"route {board.route_ids[r]} is already claimed by seat {self.owner[r]}"
-        if p >= 0 and self.n <= 3 and self.owner[p] != -1:
-            return f"with {self.n} players only one route of a double may be used, and {board.route_ids[p]} is claimed"
-        if p >= 0 and self.owner[p] == seat:
-            return f"seat {seat} owns the other route of the double, {board.route_ids[p]}"
-        if self.trains[seat] < length:
-            return f"seat {seat} has {self.trains[seat]} trains left, the route needs {length}"
-        hand = self.hands[seat]
-        if hand[LOCO] < k:
-            return f"seat {seat} holds {hand[LOCO]} locomotives, the payment needs {k}"
-        return f"seat {seat} holds {hand[colour]} {board.colours[colour]} cards, the payment needs {length - k}"
 
     # -- the initial ticket choice (§3.7, §15.28) ------------------------------------
 
@@ -423,64 +347,6 @@ class TicketToRideState(TrainCards):
             self.events.append({"type": "no_second_card", "seat": seat})
             self._end_turn()
 
-    # -- claiming (§6, §7) ----------------------------------------------------------
-
-    def _claim(self, seat: int, action: int) -> None:
-        board = self.board
-        r, colour, k = self.table.claims[action - self.table.claim]
-        length = board.route_length[r]
-        hand, known = self.hands[seat], self.known[seat]
-        paid: list[int] = []
-        if colour != NO_COLOUR:
-            hand[colour] -= length - k
-            known[colour] = max(0, known[colour] - (length - k))
-            paid += [colour] * (length - k)
-        hand[LOCO] -= k
-        known[LOCO] = max(0, known[LOCO] - k)
-        paid += [LOCO] * k
-        self.discard.extend(paid)
-        self.trains[seat] -= length
-        points = board.route_points[length]
-        self.route_points[seat] += points
-        self.owner[r] = seat
-        self.routes_of[seat].append(r)
-        partner = board.route_partner[r]
-        closed = (r, partner) if self.n <= 3 else (r,)
-        self.open_routes = [[info for info in group if info[0] not in closed] for group in self.open_routes]
-        self.events.append({
-            "type": "claim", "seat": seat, "route": board.route_ids[r],
-            "colour": None if colour == NO_COLOUR else board.colours[colour], "locomotives": k,
-            "cards": [self.kind_names[c] for c in paid], "points": points, "trains_left": self.trains[seat],
-        })
-        self.claimed = r
-        if self.share_offer():
-            self.phase = SHARE
-        else:
-            self._end_turn()
-
-    def _take_share(self, seat: int, action: int) -> None:
-        if action == SHARE_NONE:
-            self.events.append({"type": "share", "seat": seat, "company": None, "number": None})
-            self._end_turn()
-            return
-        c = action - self.table.share
-        self.taken[c] += 1
-        number = self.taken[c]
-        self.shares[seat][c].append(number)
-        self.events.append({"type": "share", "seat": seat, "company": self.board.companies[c], "number": number})
-        if self.n == 2 and self.share_offer():  # §11.2: then a share for the neutral
-            self.phase = NEUTRAL
-        else:
-            self._end_turn()
-
-    def _neutral_share(self, seat: int, c: int) -> None:
-        self.taken[c] += 1
-        number = self.taken[c]
-        self.shares[self.n][c].append(number)
-        self.neutral_pile.append((c, number))
-        self.events.append({"type": "neutral_share", "seat": seat, "company": self.board.companies[c], "number": number})
-        self._end_turn()
-
     # -- tickets (§8) -------------------------------------------------------------
 
     def _draw_tickets(self, seat: int) -> None:
@@ -508,10 +374,8 @@ class TicketToRideState(TrainCards):
         self.termination = termination
         self.phase = OVER
         board = self.board
-        n = self.n
-        holders = [[list(numbers) for numbers in per_company] for per_company in self.shares[:n]]
-        reveal: dict[str, Any] | None = None
-        if n == 2:
+        holders = [[list(numbers) for numbers in per_company] for per_company in self.shares[:self.n]]
+        if self.n == 2:  # §11.3: shuffle the neutral's shares, reveal half (rounded up)
             pile = list(self.neutral_pile)
             shuffle(self.rng, pile)
             shown = pile[:(len(pile) + 1) // 2]
@@ -519,41 +383,13 @@ class TicketToRideState(TrainCards):
             for c, number in shown:
                 revealed[c].append(number)
             holders.append([sorted(numbers) for numbers in revealed])
-            reveal = {"type": "neutral_reveal", "order": [[board.companies[c], num] for c, num in pile],
-                      "revealed": len(shown)}
-            self.events.append(reveal)
-        completed = [scoring.completed_tickets(board, self.routes_of[s], self.tickets[s]) for s in range(n)]
-        counts = [sum(done) for done in completed]
-        ticket_points = [sum(board.ticket_points[t] if done else -board.ticket_points[t]
-                             for t, done in zip(self.tickets[s], completed[s])) for s in range(n)]
-        bonus = scoring.globetrotter(counts, board.globetrotter)
-        share_points = [0] * n
-        companies = []
-        for c, code in enumerate(board.companies):
-            per = [holders[p][c] for p in range(len(holders))]
-            points = scoring.share_points(per, board.company_points[c])
-            places = scoring.share_places(per)
-            for s in range(n):
-                share_points[s] += points[s]
-            companies.append({"company": code, "holdings": {self._participant(p): per[p] for p in range(len(per)) if per[p]},
-                              "places": {self._participant(p): places[p] for p in range(len(per)) if per[p]},
-                              "points": {str(s): points[s] for s in range(n) if per[s]}})
-        totals = [self.route_points[s] + ticket_points[s] + bonus[s] + share_points[s] for s in range(n)]
-        self.result = {"totals": totals, "completed": counts}
-        self.events.append({
-            "type": "scoring",
-            "seats": [{
-                "seat": s, "routes": self.route_points[s], "tickets": ticket_points[s], "globetrotter": bonus[s],
-                "shares": share_points[s], "total": totals[s],
-                "ticket_results": [{"ticket": board.ticket_ids[t], "completed": done}
-                                   for t, done in zip(self.tickets[s], completed[s])],
-            } for s in range(n)],
-            "companies": companies,
-        })
+            self.events.append({"type": "neutral_reveal", "order": [[board.companies[c], num] for c, num in pile],
+                                "revealed": len(shown)})
+        report = scoring.final_scores(board, self.route_points, self.routes_of, self.tickets, holders)
+        self.result = {"totals": [s["total"] for s in report["seats"]],
+                       "completed": [sum(t["completed"] for t in s["ticket_results"]) for s in report["seats"]]}
+        self.events.append({"type": "scoring", **report})
         self.events.append({"type": "game_end", **self.outcome().to_json()})
-
-    def _participant(self, p: int) -> str:
-        return NEUTRAL_PARTICIPANT if p == self.n else str(p)
 
     def outcome(self) -> Outcome:
         if self.phase != OVER or self.result is None or self.termination is None:
