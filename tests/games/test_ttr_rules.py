@@ -16,7 +16,6 @@ from tests.games.ttr_scenario import (
     act,
     claims,
     company,
-    deck_top_first,
     give_route,
     hand,
     kind,

@@ -22,7 +22,6 @@ from arena.games.ticket_to_ride_pennsylvania import knowledge, scoring
 from arena.games.ticket_to_ride_pennsylvania.actions import (
     BLIND,
     KEEP_MASKS,
-    NO_COLOUR,
     PASS,
     SHARE_NONE,
     TAKE,
@@ -32,7 +31,7 @@ from arena.games.ticket_to_ride_pennsylvania.actions import (
 from arena.games.ticket_to_ride_pennsylvania.board import GREY, LOCO, MAX_PLAYERS, MIN_PLAYERS, NUM_KINDS, Board
 from arena.games.ticket_to_ride_pennsylvania.cards import EMPTY, ROW_SIZE, TrainCards, shuffle
 from arena.games.ticket_to_ride_pennsylvania.claims import Claims
-from arena.games.ticket_to_ride_pennsylvania.phases import (  # noqa: F401  (the phases are part of this module's API)
+from arena.games.ticket_to_ride_pennsylvania.phases import (
     INITIAL,
     KEEP,
     NEUTRAL,
@@ -42,7 +41,6 @@ from arena.games.ticket_to_ride_pennsylvania.phases import (  # noqa: F401  (the
     SHARE,
     TURN,
 )
-
 
 VARIANTS = ("standard",)
 #: The participant id of the two-player game's neutral shareholder (§11).
