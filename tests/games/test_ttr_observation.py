@@ -366,3 +366,17 @@ def test_at_the_end_all_tickets_and_shares_are_shown() -> None:
         scoring = next(e for e in seen if e["type"] == "scoring")
         assert [len(s["ticket_results"]) for s in scoring["seats"]] == [len(t) for t in state.tickets]
         assert any(e["type"] == "neutral_reveal" for e in seen)
+
+
+def test_flat_events_hold_only_scalars_so_their_copies_are_independent() -> None:
+    from arena.games.ticket_to_ride_pennsylvania.knowledge import FLAT
+
+    seen = set()
+    for players in (2, 5):
+        state = new_game(players, seed=36)
+        play_randomly(state, random.Random(36))
+        seen |= {e["type"] for e in state.events if e["type"] in FLAT}
+        for e in state.events:
+            if e["type"] in FLAT:
+                assert all(not isinstance(v, (list, dict)) for v in e.values()), e
+    assert seen >= FLAT - {"pass", "deadlock", "no_second_card"}

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-#: Event types whose every field is public; their view is a shallow copy (nested values are copied too).
-PUBLIC = frozenset({
-    "setup", "row", "refill", "refresh", "turn", "take", "no_second_card", "claim", "share", "neutral_share",
-    "pass", "final_round", "deadlock", "neutral_reveal", "scoring", "game_end",
-})
+#: Event types whose every field is public and a scalar: their view is a copy of the dict.
+FLAT = frozenset({"setup", "refill", "turn", "take", "no_second_card", "share", "neutral_share", "pass",
+                  "final_round", "deadlock"})
+#: Event types whose every field is public; their view is a deep copy.
+PUBLIC = FLAT | {"row", "refresh", "claim", "neutral_reveal", "scoring", "game_end"}
 #: Every event type the engine writes (tests check it writes no other).
 EVENT_TYPES = PUBLIC | {"shuffle", "reshuffle", "deal", "deal_tickets", "initial_tickets", "blind", "draw_tickets",
                         "keep_tickets"}
@@ -35,8 +35,12 @@ def _copy(value: Any) -> Any:
 def public_event(event: Mapping[str, Any], seat: int) -> dict[str, Any]:
     """``event`` as seen by ``seat``: a new dict, with what is hidden from that seat left out."""
     kind = event["type"]
+    if kind in FLAT:
+        return dict(event)
+    if kind == "claim":
+        return {**event, "cards": list(event["cards"])}
     if kind in PUBLIC:
-        return _copy(dict(event))
+        return _copy(event)
     mine = event.get("seat") == seat
     if kind in ("shuffle", "reshuffle"):
         view = {"type": kind, "cards": len(event["order"])}
@@ -72,4 +76,4 @@ def public_event(event: Mapping[str, Any], seat: int) -> dict[str, Any]:
     raise ValueError(f"unknown event type {kind!r}")
 
 
-__all__ = ["EVENT_TYPES", "PUBLIC", "public_event"]
+__all__ = ["EVENT_TYPES", "FLAT", "PUBLIC", "public_event"]
