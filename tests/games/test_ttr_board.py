@@ -13,7 +13,6 @@ import pytest
 
 from arena.games.base import BoardError, Game, GameState
 from arena.games.ticket_to_ride_pennsylvania import (
-    NEUTRAL_PARTICIPANT,
     TicketToRidePennsylvania,
     board_from_json,
     default_game,
@@ -59,7 +58,7 @@ def test_the_game_object_follows_the_interface() -> None:
     assert (game.name, game.min_players, game.max_players, game.variants) == (
         "ticket_to_ride_pennsylvania", 2, 5, ("standard",))
     assert game.board_info() == {"name": game.board.name, "sha256": game.board.sha256}
-    assert game.participants(2) == ("0", "1", NEUTRAL_PARTICIPANT)
+    assert game.participants(2) == ("0", "1")
     assert game.participants(4) == ("0", "1", "2", "3")
     assert isinstance(game.new_state(3, 0), GameState)
     other = TicketToRidePennsylvania(board_from_json(DEFAULT_TEXT))

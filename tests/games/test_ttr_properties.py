@@ -125,9 +125,8 @@ def check_end(state) -> None:
     outcome = state.outcome()
     assert state.events[-1] == {"type": "game_end", **outcome.to_json()}
     assert set(outcome.cash) == set(GAME.participants(state.num_players))
-    assert (NEUTRAL_PARTICIPANT in outcome.cash) == (state.num_players == 2)
+    assert NEUTRAL_PARTICIPANT not in outcome.cash and len(outcome.cash) == state.num_players
     completed = dict(outcome.extra["completed_tickets"])
-    completed.setdefault(NEUTRAL_PARTICIPANT, 0)
     for who, score in outcome.cash.items():
         better = sum(1 for o, s in outcome.cash.items() if (s, completed[o]) > (score, completed[who]))
         assert outcome.places[who] == 1 + better

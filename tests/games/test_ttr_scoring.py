@@ -189,11 +189,11 @@ def test_the_neutral_reveals_half_its_shares_rounded_up_and_only_those_count(cou
     assert prr["points"] == {"0": PRR[1] if neutral_ahead else PRR[0]}
 
 
-def test_the_two_player_outcome_ranks_the_neutral_at_zero() -> None:
+def test_the_two_player_outcome_ranks_the_seats_alone() -> None:
     state = started(2)
     state.route_points = [10, -0]
     state.tickets = [[], [ticket("T02")]]  # seat 1: -16
     _end_by_deadlock(state)
     outcome = state.outcome()
-    assert outcome.cash == {"0": 10 + 15, "1": -16 + 15, NEUTRAL_PARTICIPANT: 0}
-    assert outcome.places == {"0": 1, "1": 3, NEUTRAL_PARTICIPANT: 2}
+    assert outcome.cash == {"0": 10 + 15, "1": -16 + 15}  # the neutral scores nothing and is not ranked
+    assert outcome.places == {"0": 1, "1": 2}

@@ -45,9 +45,9 @@ class TicketToRidePennsylvania:
         return {"name": self.board.name, "sha256": self.board.sha256}
 
     def participants(self, players: int) -> tuple[str, ...]:
-        """The seats, and in the two-player game the neutral shareholder (§11)."""
-        seats = tuple(str(s) for s in range(players))
-        return seats + (NEUTRAL_PARTICIPANT,) if players == 2 else seats
+        """The seats alone: the two-player game's neutral shareholder takes places in the
+        share majorities (§11.4) but is no participant of the result (§10.5)."""
+        return tuple(str(s) for s in range(players))
 
 
 @lru_cache(maxsize=1)

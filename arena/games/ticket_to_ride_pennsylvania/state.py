@@ -393,11 +393,7 @@ class TicketToRideState(TrainCards, Claims):
         if self.phase != OVER or self.result is None or self.termination is None:
             raise GameOverError("the game is not over yet")
         totals, counts = list(self.result["totals"]), list(self.result["completed"])
-        names = [str(s) for s in range(self.n)]
-        if self.n == 2:  # §11: the neutral scores nothing and completes no ticket
-            names.append(NEUTRAL_PARTICIPANT)
-            totals.append(0)
-            counts.append(0)
+        names = [str(s) for s in range(self.n)]  # §10.5: the result orders the seats; the neutral is not one
         places = scoring.places(totals, counts)
         return Outcome(cash=dict(zip(names, totals)), places=dict(zip(names, places)), termination=self.termination,
                        extra={"completed_tickets": {str(s): counts[s] for s in range(self.n)}})
