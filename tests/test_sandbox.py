@@ -184,6 +184,33 @@ def test_every_seat_of_every_match_gets_a_fresh_process_and_spares_are_ready_ahe
     assert all(not Path(f"/proc/{pid}").exists() for pid in pool.pids[:2]), "a finished match's bot still runs"
 
 
+@needs_sandbox
+def test_no_spare_is_started_beyond_the_seats_left_to_play(tmp_path: Path) -> None:
+    """Told how many seats are left (a tournament's schedule), the pool keeps no spare that
+    nothing will use: the last match starts no process after it."""
+    spec = BotSpec(manifest=load_manifest(RANDOM_BOT))
+    pool = _RecordingPool(log_dir=tmp_path, policy=IsolationPolicy.sandbox(), game="union_pacific", spares=2)
+    with pool:
+        pool.prepare([spec], {spec.key: 3})  # two matches of 2 seats, one of them started already
+        deadline = time.monotonic() + 20
+        while len(pool._ready.get(spec.key, [])) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        run_match(pool, [spec, spec], seed=5)  # 1 seat left: one spare is kept, no more
+        time.sleep(0.5)  # a warm-up wrongly begun would be under way by now
+        with pool._lock:
+            kept = len(pool._ready.get(spec.key, [])) + pool._warming.get(spec.key, 0)
+        assert kept == 1
+        deadline = time.monotonic() + 20
+        while not pool._ready.get(spec.key) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        spare = pool._ready[spec.key][0]
+        last = pool.acquire(spec, lease="last")  # the last seat takes it...
+        assert last.process is spare.process
+        with pool._lock:  # ... and nothing replaces it
+            assert not pool._ready.get(spec.key) and not pool._warming.get(spec.key)
+        pool.release([last])
+
+
 def test_an_unsandboxed_pool_records_isolation_none(tmp_path: Path) -> None:
     spec = BotSpec(manifest=load_manifest(RANDOM_BOT))
     with BotPool(log_dir=tmp_path, policy=IsolationPolicy.none()) as pool:

@@ -102,6 +102,7 @@ def _serve(control_fd: int, host_pid: int) -> dict[str, Any]:
     if os.getppid() != host_pid:
         os._exit(_PARENT_GONE)
     control = socket.socket(fileno=control_fd)
+    namespaces.set_name("arena-zygote")
     identity = (os.getpid(), os.getuid(), os.getgid(), namespaces.last_capability())
     wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -210,6 +211,7 @@ def _monitor(control: socket.socket, wake: tuple[int, int], fds: list[int],
         for fd in wake:
             os.close(fd)
         namespaces.die_with_parent(signal.SIGKILL)
+        namespaces.set_name("arena-monitor")
         if os.getppid() != zygote_pid:
             os._exit(_PARENT_GONE)
         os.dup2(stdin_fd, 0)
@@ -241,6 +243,7 @@ def _monitor(control: socket.socket, wake: tuple[int, int], fds: list[int],
 def _init(config: dict[str, Any], alive: int, uid: int, gid: int, last_cap: int) -> dict[str, Any]:
     """Pid 1 of the sandbox (see the module docstring); returns only in the bot."""
     namespaces.die_with_parent(signal.SIGKILL)
+    namespaces.set_name("arena-init")
     if select.select([alive], [], [], 0)[0]:  # EOF: the monitor died before the line above
         os._exit(_PARENT_GONE)
     os.close(alive)
@@ -317,6 +320,7 @@ def _python_signals() -> None:
 
 def _bot(config: dict[str, Any]) -> dict[str, Any]:
     namespaces.die_with_parent(signal.SIGKILL)
+    namespaces.set_name("python")
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # only stdin, stdout and stderr
     os.setsid()
     namespaces.set_dumpable(True)  # as any process: its own children may trace it
