@@ -16,7 +16,7 @@ from arena.host import cgroups
 from arena.host.manifest import BotSpec, load_manifest
 from arena.host.match import run_match
 from arena.host.pool import BotPool
-from arena.host.process import LogPump
+from arena.host.process import BotStartError, LogPump
 from arena.host.sandbox import (IsolationPolicy, Limits, bwrap_command, host_environment, sandbox_available,
                                 sandbox_environment)
 
@@ -209,6 +209,29 @@ def test_no_spare_is_started_beyond_the_seats_left_to_play(tmp_path: Path) -> No
         with pool._lock:  # ... and nothing replaces it
             assert not pool._ready.get(spec.key) and not pool._warming.get(spec.key)
         pool.release([last])
+
+
+@needs_sandbox
+def test_a_sandbox_says_when_its_bot_listens_exits_or_stays_silent(tmp_path: Path) -> None:
+    """The zygote's sandboxes report readiness on a pipe: a bot that listens only on its TCP
+    port is reached through the relay, an early exit is told at once, silence times out."""
+    from tests.fake_bots import fake_spec
+
+    with BotPool(log_dir=tmp_path, policy=IsolationPolicy.sandbox(), ready_timeout=1.5,
+                 max_start_failures=5) as pool:
+        handle = pool.acquire(fake_spec("random"))  # 127.0.0.1:{port} inside: the relay makes the socket
+        assert handle.describe.name == "fake-random"
+        assert handle.process is not None and type(handle.process.popen).__name__ == "SandboxProcess"
+        pool.release([handle])
+        started = time.monotonic()
+        with pytest.raises(BotStartError, match="exited with status 2 before it was ready"):
+            pool.acquire(fake_spec("exit-early"))
+        assert time.monotonic() - started < 1.4, "an early exit is told without waiting for the limit"
+        started = time.monotonic()
+        with pytest.raises(BotStartError, match=r"did not become ready within 1.5 s"):
+            pool.acquire(fake_spec("never-ready"))
+        assert time.monotonic() - started >= 1.4
+    assert "sandbox, zygote" in pool.log_path(fake_spec("never-ready")).read_text()  # type: ignore[union-attr]
 
 
 def test_an_unsandboxed_pool_records_isolation_none(tmp_path: Path) -> None:

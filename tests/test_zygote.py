@@ -74,7 +74,7 @@ def test_the_zygote_drops_anything_but_a_request_and_keeps_serving(tmp_path: Pat
     r, w = os.pipe()
     try:
         # Wrong word, wrong number of descriptors, no descriptors: each dropped, and closed.
-        for data, fds in ((b"G", [r, r, r]), (b"F", [r, r]), (b"F", []), (b"FF", [r, r, r])):
+        for data, fds in ((b"G", [r, r, r, r]), (b"F", [r, r, r]), (b"F", []), (b"FF", [r, r, r, r])):
             zygote._control.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))]
                                    if fds else [])
         os.close(r)

@@ -8,27 +8,31 @@ itself and runs the bot's script in it, so every bot process starts as a copy of
 clean image, and nothing one of them computes reaches another.
 
 What the zygote reads: from its control socket, only the host's one-byte request ``F``
-with exactly three file descriptors (a sealed copy of the bot's configuration, the
-bot's stdin, the bot's output); anything else is dropped.  It never reads a
+with exactly four file descriptors (a sealed copy of the bot's configuration, the
+bot's stdin, the bot's output, the write end of the sandbox's *ready* pipe); anything
+else is dropped.  It never reads a
 configuration itself (its child does, after the fork: the zygote holds nothing of any
 bot), and no child has any channel to it: a child closes the control socket first
 thing.  What it writes: ``R`` when ready; ``P`` + pid with a pidfd of each child;
-``X`` + pid + wait status when a child is reaped.
+``X`` + pid + wait status when a child is reaped.  On the ready pipe, the sandbox tells
+the host, so that it need not poll: the monitor ``I`` + the host pid of the init, the
+init ``S`` once the bot's socket exists (the bot never holds that pipe).
 
 Each request becomes three processes, like bubblewrap's (:mod:`arena.host.sandbox`):
 
 - the *monitor* (in the host's PID namespace, the pid the host sees): dies with the
   zygote (``PR_SET_PDEATHSIG``), leads a session of its own, joins the bot's cgroups,
   joins a new empty session keyring, makes new user (its uid mapped to itself), mount,
-  PID, network, IPC, UTS and cgroup namespaces, forks the init, drops every
-  capability and waits for it, exiting with its status;
+  PID, network, IPC, UTS and cgroup namespaces, forks the init, says its pid on the
+  ready pipe, drops every capability and waits for it, exiting with its status;
 - the *init*, pid 1 of the new PID namespace: dies with the monitor, builds the file
   system from the same plan as bubblewrap (:func:`arena.host.namespaces.build_root`),
   sets the host name and brings up its own loopback, disables further user namespaces,
   sets the rlimits, drops every capability (``no_new_privs``, bounding set empty),
-  becomes non-dumpable, forks the bot (and, for a ``{port}`` manifest, the relay) and
-  reaps orphans until the bot exits, with whose status it exits; when it exits the
-  kernel kills whatever is left in the namespace;
+  becomes non-dumpable, forks the bot (and, for a ``{port}`` manifest, the relay), says
+  ``S`` on the ready pipe when the bot's socket appears (inotify: no polling) and reaps
+  orphans until the bot exits, with whose status it exits; when it exits the kernel
+  kills whatever is left in the namespace;
 - the *bot*, pid 2: a session of its own, Python's default signal handlers, only
   stdin/stdout/stderr open, the manifest's environment, the script run as ``__main__``.
 """
@@ -62,7 +66,9 @@ from arena.host.sandbox import RELAY_LOOP
 from arena.v1 import bot_pb2
 
 _REQUEST = b"F"
-_FDS_PER_REQUEST = 3
+_FDS_PER_REQUEST = 4
+#: The ready pipe's write end in the monitor and the init (closed in the bot).
+_READY_FD = 3
 _SETUP_FAILED = 71
 #: How long a ``{port}`` bot has to create its socket before the relay to its port is started.
 _RELAY_GRACE_S = 1.0
@@ -201,7 +207,7 @@ def _monitor(control: socket.socket, wake: tuple[int, int], fds: list[int],
              identity: tuple[int, int, int, int]) -> dict[str, Any]:
     """The first process of a sandbox (see the module docstring); returns only in the bot."""
     zygote_pid, uid, gid, last_cap = identity
-    config_fd, stdin_fd, output_fd = fds
+    config_fd, stdin_fd, output_fd, ready_fd = fds
     try:
         # Nothing of the zygote's: its channel and wake-up pipe closed, default signal handling.
         signal.set_wakeup_fd(-1)
@@ -219,7 +225,9 @@ def _monitor(control: socket.socket, wake: tuple[int, int], fds: list[int],
         os.dup2(output_fd, 2)
         with os.fdopen(config_fd, "rb") as f:
             config = json.loads(f.read())
-        os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        if ready_fd != _READY_FD:
+            os.dup2(ready_fd, _READY_FD, inheritable=False)
+        os.closerange(_READY_FD + 1, os.sysconf("SC_OPEN_MAX"))
         os.setsid()
         for path in config["cgroups"]:
             with open(path, "w") as f:
@@ -233,6 +241,11 @@ def _monitor(control: socket.socket, wake: tuple[int, int], fds: list[int],
             os.close(alive_write)
             return _init(config, alive_read, uid, gid, last_cap)
         os.close(alive_read)
+        try:
+            os.write(_READY_FD, b"I" + struct.pack("=i", pid))
+        except OSError:
+            pass  # the host is gone: PR_SET_PDEATHSIG ends this soon
+        os.close(_READY_FD)
         namespaces.drop_privileges(last_cap)
     except BaseException as exc:
         _fail(exc)
@@ -267,37 +280,47 @@ def _init(config: dict[str, Any], alive: int, uid: int, gid: int, last_cap: int)
                 signal.SIGPIPE, signal.SIGALRM):
         signal.signal(sig, signal.SIG_IGN)
     relay = config.get("relay")
-    watch = namespaces.watch_folder(os.path.dirname(relay[1])) if relay else None
+    path = config["socket"]
+    watch = namespaces.watch_folder(os.path.dirname(path))
     bot = os.fork()
     if bot == 0:
         return _bot(config)
-    if relay and watch is not None and _needs_relay(bot, relay[1], watch):
-        if os.fork() == 0:
-            _relay(*relay)
+    _await_socket(bot, path, watch, relay)
+    os.close(_READY_FD)
     while True:
         pid, status = os.wait()
         if pid == bot:
             os._exit(_exit_code(status))
 
 
-def _needs_relay(bot: int, path: str, watch: int) -> bool:
-    """Whether a ``{port}`` bot needs the relay: not when it creates its socket itself (the SDK
-    does, within milliseconds) or exits first; waited for without polling, for a while."""
+def _await_socket(bot: int, path: str, watch: int, relay: list[Any] | None) -> None:
+    """Wait (inotify, no polling) for the bot's socket to appear, then say ``S`` on the ready pipe.
+
+    A ``{port}`` bot (``relay``) that has not made the socket itself within a grace period
+    (the SDK makes it within milliseconds) gets the relay, which makes it once the bot
+    listens on its port.  Returns at once, saying nothing, if the bot exits first; a bot
+    that never listens is stopped by the host when its ready timeout runs out."""
     pidfd = os.pidfd_open(bot)
     try:
-        deadline = time.monotonic() + _RELAY_GRACE_S
-        while not os.path.exists(path):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return True
+        deadline = time.monotonic() + _RELAY_GRACE_S if relay else None
+        while not os.path.lexists(path):
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
             ready = select.select([watch, pidfd], [], [], left)[0]
             if pidfd in ready:
-                return False
+                return
+            if not ready:  # the grace period is over: the relay makes the socket when the port listens
+                if relay is not None and os.fork() == 0:
+                    _relay(*relay)
+                deadline = None
+                continue
             try:
                 os.read(watch, 65536)
             except BlockingIOError:
                 pass
-        return False
+        try:
+            os.write(_READY_FD, b"S")
+        except OSError:
+            pass
     finally:
         os.close(pidfd)
         os.close(watch)
@@ -333,6 +356,7 @@ def _bot(config: dict[str, Any]) -> dict[str, Any]:
 
 def _relay(port: int, path: str) -> NoReturn:
     namespaces.die_with_parent(signal.SIGKILL)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the ready pipe, the init's watch
     _python_signals()
     scope: dict[str, Any] = {"__name__": "arena-relay"}
     try:
