@@ -346,7 +346,8 @@ class BotProcess:
 
     def _sandbox_from_ready_pipe(self, ready: ReadyPipe, timeout: float) -> None:
         """The zygote's sandboxes say their init's pid on their ready pipe (no polling); it is
-        taken only if it is the monitor's child, as :meth:`_find_sandbox_root` would find it."""
+        taken only if it is the process the host started or that one's child (its monitor's),
+        as :meth:`_find_sandbox_root` would find it."""
         self._ready = ready
         pid = self.popen.pid
         if ready.wait(lambda: ready.init_pid is not None, timeout):
@@ -354,7 +355,8 @@ class BotProcess:
                 children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
             except OSError:
                 children = []
-            if str(ready.init_pid) in children:
+            # As root the zygote's child is the init itself (no monitor).
+            if ready.init_pid == pid or str(ready.init_pid) in children:
                 root = Path(f"/proc/{ready.init_pid}/root")
                 self.sandbox_root = root
                 self.sandbox_init = ready.init_pid

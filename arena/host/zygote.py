@@ -10,7 +10,9 @@ a :class:`SandboxProcess`, which the rest of the host uses as it would a
 Which bots: a manifest whose command is ``python|python3 SCRIPT [ARGS...]`` and whose
 ``[env]`` sets no ``PYTHON*`` variable (those change how an interpreter starts, which a
 forked one cannot honour); every other bot keeps the bubblewrap path.  Set
-``ARENA_NO_ZYGOTE=1`` to use bubblewrap for every bot (benchmarks compare the two).
+``ARENA_NO_ZYGOTE=1`` to use bubblewrap for every bot (benchmarks compare the two), and
+``ARENA_ZYGOTE_MONITOR=1`` to give every sandbox a monitor process even when the host
+runs as root (as it has when it does not; tests check both ways).
 """
 
 from __future__ import annotations
@@ -178,6 +180,8 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         command = [sys.executable, "-I", "-c", "from arena.host.zygote_main import main; main()",
                    str(theirs.fileno()), str(os.getpid())]
+        if os.environ.get("ARENA_ZYGOTE_MONITOR"):
+            command.append("--monitor")  # a monitor process per sandbox even as root (tests compare)
         # Nothing of the host's environment: every bot process starts as a copy of this one.
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
         try:
