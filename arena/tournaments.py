@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from arena.errors import UserError
 from arena.host.clock import Clocks
+from arena.host.manifest import BotSpec
 from arena.host.match import MatchConfig
 from arena.host.sandbox import Isolation, IsolationPolicy, Limits
 from arena.records import MatchRecord
@@ -190,6 +191,16 @@ def plan_tournament(store: Store, tournament_id: int) -> int:
     schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
     queue = MatchQueue(store)
     return queue.plan(tournament_id, [(p.index, p.round, p.table_size) for p in schedule])
+
+
+def seats_to_play(todo: list[Pairing], specs: dict[str, BotSpec]) -> dict[str, int]:
+    """How many seats each bot (by spec key) has left in ``todo`` (the pool starts no spare beyond)."""
+    seats: dict[str, int] = {}
+    for pairing in todo:
+        for name in pairing.seats:
+            key = specs[name].key
+            seats[key] = seats.get(key, 0) + 1
+    return seats
 
 
 def run_tournament(

@@ -168,7 +168,7 @@ class Worker:
     # -- tournaments ------------------------------------------------------------------
 
     def _load(self, tournament_id: int) -> _Tournament:
-        from arena.tournaments import TournamentConfig, schedule_of, spares_per_bot
+        from arena.tournaments import TournamentConfig, schedule_of, seats_to_play, spares_per_bot
 
         with self._loading:
             if tournament_id in self._tournaments:
@@ -193,8 +193,10 @@ class Worker:
                            spares=spares_per_bot(config, self.options.concurrency, policy),
                            on_start_failure=failed_to_start)
             pool.__enter__()
-            try:
-                pool.prepare(list({id(s): s for s in specs.values()}.values()))
+            statuses = self._db(lambda: self.queue.match_workers(tournament_id))
+            left = [p for p in schedule if statuses.get(p.index, (None, None, "planned"))[2] != "done"]
+            try:  # no spare beyond the seats the tournament has left (all workers together)
+                pool.prepare(list({id(s): s for s in specs.values()}.values()), seats_to_play(left, specs))
             except BaseException:
                 pool.__exit__(None, None, None)
                 raise
