@@ -235,8 +235,9 @@ class MatchQueue:
         with self._write() as session:
             # lock the tournament row: two planners of one tournament take turns
             _find_tournament(session, tournament_id)
-            if self._postgres:
-                session.exec(select(Tournament).where(col(Tournament.id) == tournament_id).with_for_update())
+            if self._postgres:  # NO KEY UPDATE: not blocked by the key-share locks of rows that refer to it
+                session.exec(select(Tournament).where(col(Tournament.id) == tournament_id)
+                             .with_for_update(key_share=True))
             have = set(session.exec(select(col(QueuedMatch.schedule_index))
                                     .where(col(QueuedMatch.tournament_id) == tournament_id)))
             stored = dict(session.exec(select(col(Match.schedule_index), col(Match.id))
