@@ -449,16 +449,22 @@ class UnionPacificState:
             return
         self.turn += 1
         seat = self.current
-        if not self.track_deck:
-            deck = [k for k in range(NUM_CARD_KINDS) for _ in range(self.track_discard[k])]
-            shuffle(self.rng, deck)
-            self.track_deck = deck
-            self.track_discard = [0] * NUM_CARD_KINDS
-            self.events.append({"type": "reshuffle", "cards": len(deck)})
         card = self.track_deck.pop()
         self.hand_track[seat][card] += 1
         self.phase = MAIN
         self.events.append({"type": "turn", "turn": self.turn, "seat": seat, "track_card": self.board.card_kinds[card]})
+        if not self.track_deck:
+            self._reshuffle_track()
+
+    def _reshuffle_track(self) -> None:
+        """§4.1: the draw that took the last track card shuffles the discards into a new deck
+        at once, so the card discarded later in this turn starts the new discard pile.  (The
+        discards are never empty then: 40 cards, at most 6 hands of 3 and the drawer's 4th.)"""
+        deck = [k for k in range(NUM_CARD_KINDS) for _ in range(self.track_discard[k])]
+        shuffle(self.rng, deck)
+        self.track_deck = deck
+        self.track_discard = [0] * NUM_CARD_KINDS
+        self.events.append({"type": "reshuffle", "cards": len(deck)})
 
     def _end_turn(self) -> None:
         self.current = (self.current + 1) % self.n
