@@ -22,6 +22,7 @@ or exactly one share of each of two companies.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 from typing import Any, Callable, Sequence
 
@@ -37,6 +38,7 @@ from arena.games.union_pacific.board import (
 
 DRAW_DECK = NUM_COMPANIES
 DRAW_UP = NUM_COMPANIES + 1
+_SHARE_RANGE = range(NUM_SHARE_KINDS)
 
 
 class ActionTable:
@@ -80,21 +82,29 @@ class ActionTable:
             [self.invest + k * self.num_combos + combo for combo in range(self.num_combos)]
             for k in range(NUM_CARD_KINDS)
         )
-        self._pickers: dict[tuple[int, ...], Callable[[list[int]], Sequence[int]]] = {}
+        #: single_combos[c][n]: the combos of 1..n shares of company c
+        self.single_combos = tuple(
+            tuple(tuple(range(self.single_offset[c], self.single_offset[c] + n)) for n in range(max_count[c] + 1))
+            for c in range(NUM_SHARE_KINDS)
+        )
+        self._pair_combos: dict[tuple[int, ...], tuple[int, ...]] = {}  # by the companies held (at most 2**11)
+        self._pickers: dict[tuple[int, ...], Callable[[Sequence[int]], Sequence[int]]] = {}
 
-    def invest_combos(self, hand: Sequence[int]) -> list[int]:
-        """The investment combos a hand of share counts allows, sorted."""
-        owned = [c for c in range(NUM_SHARE_KINDS) if hand[c]]
-        combos: list[int] = []
+    def invest_combos(self, hand: Sequence[int]) -> tuple[int, ...]:
+        """The investment combos a hand of share counts allows, sorted: the singles by
+        company, then the pairs."""
+        owned = tuple(compress(_SHARE_RANGE, hand))
+        combos: tuple[int, ...] = ()
+        singles = self.single_combos
         for c in owned:
-            first = self.single_offset[c]
-            combos.extend(range(first, first + hand[c]))
-        for i, c1 in enumerate(owned):
-            row = self.pair_index[c1]
-            combos.extend(row[c2] for c2 in owned[i + 1:])
-        return combos
+            combos += singles[c][hand[c]]
+        pairs = self._pair_combos.get(owned)
+        if pairs is None:
+            pairs = self._pair_combos[owned] = tuple(
+                self.pair_index[c1][c2] for i, c1 in enumerate(owned) for c2 in owned[i + 1:])
+        return combos + pairs
 
-    def invest_picker(self, hand: tuple[int, ...]) -> Callable[[list[int]], Sequence[int]]:
+    def invest_picker(self, hand: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
         """A function that picks, from ``invest_ids[k]``, the invest ids a hand allows.
 
         Memoised per hand (emptied past 2**16 hands): the picking is then one C

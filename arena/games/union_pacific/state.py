@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import random
+from itertools import compress
 from typing import Any
 
 from arena.games.base import (
@@ -48,6 +49,7 @@ FIRST_INVEST, MAIN, DRAW_SHARE, EXCHANGE, OVER = range(5)
 PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
 
 VARIANTS = ("standard", "pro")
+_KIND_RANGE = range(NUM_CARD_KINDS)
 
 #: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
@@ -86,14 +88,10 @@ class UnionPacificState:
         self.end_at = 3 if players == 2 else 4
 
         # Board: starting trains (§3.1).
-        # _builds[k][c]: the legal build ids of company c with a card of kind k, sorted.
-        # Kept exact as the board changes (_add_option, _drop_option) for every company
-        # not in _dirty; a dirty company (at set-up, when its supply runs out) has its
-        # lists recomputed by _refresh_builds before they are read.
-        # _flat[k]: their concatenation over the companies, or None until rebuilt.
-        self._builds: list[list[list[int]]] = [[[] for _ in range(NUM_COMPANIES)] for _ in range(NUM_CARD_KINDS)]
-        self._flat: list[list[int] | None] = [None] * NUM_CARD_KINDS
-        self._dirty: set[int] = set(range(NUM_COMPANIES))
+        # builds[k]: the legal build ids with a card of kind k, sorted (by company, then
+        # section: the id order).  Kept exact as the board changes (_add_option,
+        # _drop_option): a company with a train left has one option per frontier section.
+        self.builds: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
         n_sec = board.num_sections
         self.free = list(board.neutral_spaces)
         self.has_train = [0] * n_sec  # bitmask of companies per section
@@ -173,7 +171,7 @@ class UnionPacificState:
                 i = bisect.bisect_left(frontier, s)
                 if i == len(frontier) or frontier[i] != s:
                     frontier.insert(i, s)
-                    if self.supply[c] and c not in self._dirty:
+                    if self.supply[c]:
                         self._add_option(c, s)
 
     def _place(self, c: int, s: int) -> None:
@@ -182,14 +180,14 @@ class UnionPacificState:
         bisect.insort(self.sections_of[c], s)
         self.trains_on_board[c] += 1
         self.supply[c] -= 1
-        if not self.supply[c]:
-            self._dirty.add(c)  # no train left: its build lists become empty at the next refresh
         frontier = self.frontier[c]
         i = bisect.bisect_left(frontier, s)
         if i < len(frontier) and frontier[i] == s:
             del frontier[i]
-            if c not in self._dirty:
-                self._drop_option(c, s)
+            self._drop_option(c, s)
+        if not self.supply[c]:  # no train left: no option at all
+            for s2 in frontier:
+                self._drop_option(c, s2)
         self._join_city(c, self.board.section_a[s])
         self._join_city(c, self.board.section_b[s])
 
@@ -245,19 +243,11 @@ class UnionPacificState:
         return []
 
     def _main_actions(self, seat: int) -> list[int]:
-        track = self.hand_track[seat]
-        held = [k for k in range(NUM_CARD_KINDS) if track[k]]
-        if self._dirty:
-            self._refresh_builds()
-        flat = self._flat
+        held = tuple(compress(_KIND_RANGE, self.hand_track[seat]))
+        builds = self.builds
         out: list[int] = []
         for k in held:
-            ids = flat[k]
-            if ids is None:
-                ids = flat[k] = []
-                for per_company in self._builds[k]:
-                    ids += per_company
-            out += ids
+            out += builds[k]
         hand = self.hand_shares[seat]
         if any(hand):
             pick = self.table.invest_picker(tuple(hand))
@@ -280,29 +270,30 @@ class UnionPacificState:
             if i == len(frontier) or frontier[i] != s:
                 continue
             del frontier[i]
-            if self.supply[c] and c not in self._dirty:
+            if self.supply[c]:
                 self._drop_option(c, s)
 
     def _add_option(self, c: int, s: int) -> None:
-        """Company ``c`` may now build on ``s`` (its lists are exact: ``c`` is not dirty)."""
+        """Company ``c`` (with a train left) may now build on ``s``."""
         block = self.table.build_block
         t = self.board.section_type[s]
-        bisect.insort(self._builds[t][c], block[t][c] + s)
-        bisect.insort(self._builds[WILD][c], block[WILD][c] + s)
-        self._flat[t] = self._flat[WILD] = None
+        builds = self.builds
+        bisect.insort(builds[t], block[t][c] + s)
+        bisect.insort(builds[WILD], block[WILD][c] + s)
 
     def _drop_option(self, c: int, s: int) -> None:
-        """Company ``c`` may no longer build on ``s`` (its lists are exact: ``c`` is not dirty)."""
+        """Company ``c`` (which had a train left) may no longer build on ``s``."""
         block = self.table.build_block
         t = self.board.section_type[s]
-        self._builds[t][c].remove(block[t][c] + s)
-        self._builds[WILD][c].remove(block[WILD][c] + s)
-        self._flat[t] = self._flat[WILD] = None
+        ids = self.builds[t]
+        del ids[bisect.bisect_left(ids, block[t][c] + s)]
+        ids = self.builds[WILD]
+        del ids[bisect.bisect_left(ids, block[WILD][c] + s)]
 
     def builds_from_scratch(self) -> list[list[int]]:
         """The legal build ids by card kind, recomputed from the board alone.
 
-        The engine keeps them incrementally (``_refresh_builds``); this is their
+        The engine keeps them incrementally (``_add_option``, ``_drop_option``); this is their
         definition, for the tests that check the two always agree.
         """
         out: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
@@ -321,29 +312,11 @@ class UnionPacificState:
 
     def build_actions(self) -> list[list[int]]:
         """The legal build ids by card kind (a copy), as the engine keeps them."""
-        if self._dirty:
-            self._refresh_builds()
-        return [[a for ids in per_kind for a in ids] for per_kind in self._builds]
+        return [list(ids) for ids in self.builds]
 
-    def _refresh_builds(self) -> None:
-        """Recompute the legal build ids of the companies whose options changed."""
-        stype = self.board.section_type
-        block = self.table.build_block
-        builds = self._builds
-        for c in self._dirty:
-            fresh: list[list[int]] = [[], [], [], [], []]
-            if self.supply[c]:
-                frontier = self.frontier[c]  # every section in it is free (see _fill)
-                for s in frontier:
-                    k = stype[s]
-                    fresh[k].append(block[k][c] + s)
-                wild_base = block[WILD][c]
-                fresh[WILD] = [wild_base + s for s in frontier]
-            for k in range(NUM_CARD_KINDS):
-                if builds[k][c] != fresh[k]:
-                    builds[k][c] = fresh[k]
-                    self._flat[k] = None
-        self._dirty.clear()
+    def _reset_builds(self) -> None:
+        """Recompute the build lists from the board (for code that edits the board's fields directly)."""
+        self.builds = self.builds_from_scratch()
 
     def apply_action(self, seat: int, action: int) -> None:
         if type(action) is not int:  # not bool, float or str: exactly an action id
@@ -481,9 +454,9 @@ class UnionPacificState:
         board = self.board
         kc, s = divmod(action - self.table.build, self.table.num_sections)
         k, c = divmod(kc, NUM_COMPANIES)
-        if self._dirty:
-            self._refresh_builds()
-        if action not in self._builds[k][c] or not self.hand_track[seat][k]:
+        ids = self.builds[k]
+        i = bisect.bisect_left(ids, action)
+        if i == len(ids) or ids[i] != action or not self.hand_track[seat][k]:
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         self._discard(seat, k)
@@ -802,9 +775,7 @@ class UnionPacificState:
         other.rng.setstate(self.rng.getstate())
         other.events = list(self.events)
         other.history = list(self.history)
-        other._builds = [[list(ids) for ids in per_kind] for per_kind in self._builds]
-        other._flat = [None if ids is None else list(ids) for ids in self._flat]
-        other._dirty = set(self._dirty)
+        other.builds = [list(ids) for ids in self.builds]
         for name in ("free", "has_train", "trains_on_board", "supply", "track_deck", "track_discard", "cash",
                      "share_deck", "display", "boxed_four", "boxed_exchange", "picks", "_pool"):
             setattr(other, name, list(getattr(self, name)))
