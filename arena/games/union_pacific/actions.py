@@ -76,6 +76,10 @@ class ActionTable:
         self.allowed: tuple[tuple[bool, ...], ...] = tuple(
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
         )
+        #: allowed_mask[c]: the sections company c may use, as a bitmask (bit s: section s)
+        self.allowed_mask = tuple(sum(1 << sec for sec in range(s) if ok[sec]) for ok in self.allowed)
+        #: city_mask[city]: the sections touching a city, as a bitmask
+        self.city_mask = tuple(sum(1 << sec for sec in secs) for secs in board.city_sections)
         self.num_combos = len(self.combos)
         #: invest_ids[k][combo]: the invest action id of a combo with a discard of kind k
         self.invest_ids = tuple(

@@ -7,10 +7,12 @@ same actions give the same game, event for event.
 The state is kept incrementally, in flat lists indexed by seat, company, card kind
 and section, so that enumerating legal actions never recomputes the board:
 
-* ``frontier[c]`` is the sorted list of sections company ``c`` may reach: touching
-  its network, of a type it may use, without a train of ``c`` yet.  It changes only
-  when ``c`` builds.
-* ``free[s]`` counts the empty neutral spaces of section ``s``.
+* ``frontier[c]`` is the set of sections company ``c`` may reach, as a bitmask (bit
+  ``s`` for section ``s``): touching its network, of a type it may use, with an empty
+  neutral space, without a train of ``c`` yet.
+* ``free[s]`` counts the empty neutral spaces of section ``s``; ``open_mask`` has the
+  bits of the sections with one.
+* ``builds[k]`` is the sorted list of the legal build ids with a card of kind ``k``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
 
 VARIANTS = ("standard", "pro")
 _KIND_RANGE = range(NUM_CARD_KINDS)
+_COMPANY_RANGE = range(NUM_COMPANIES)
+#: The board fields right after the starting trains are placed, per action table (by id; the
+#: entry holds the table, so an id reused by another table is told apart).  Immutable.
+_START_BOARDS: dict[int, tuple] = {}
 
 #: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
@@ -82,29 +88,31 @@ class UnionPacificState:
         self.n = players
         self.seed = seed
         self.variant = variant
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: tuple | None = None  # the generator's state while _rng is None (see rng)
         self.events: list[dict[str, Any]] = []
         self.history: list[tuple[int, int]] = []  # (seat, action) in the order applied
         self.end_at = 3 if players == 2 else 4
 
-        # Board: starting trains (§3.1).
+        # Board: starting trains (§3.1), the same in every game on this board: laid out once
+        # (_lay_out_board), then copied.
         # builds[k]: the legal build ids with a card of kind k, sorted (by company, then
         # section: the id order).  Kept exact as the board changes (_add_option,
         # _drop_option): a company with a train left has one option per frontier section.
-        self.builds: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
-        n_sec = board.num_sections
-        self.free = list(board.neutral_spaces)
-        self.has_train = [0] * n_sec  # bitmask of companies per section
-        self.sections_of: list[list[int]] = [[] for _ in range(NUM_COMPANIES)]  # sorted, per company
-        self.trains_on_board = [0] * NUM_COMPANIES
-        self.supply = list(board.company_trains)
-        self.in_network = [[False] * len(board.cities) for _ in range(NUM_COMPANIES)]
-        self.frontier: list[list[int]] = [[] for _ in range(NUM_COMPANIES)]
         self.allowed = table.allowed
-        for c in range(NUM_COMPANIES):
-            self._join_city(c, board.company_home[c])
-            for s in board.company_start[c]:
-                self._place(c, s)
+        start = _START_BOARDS.get(id(table))
+        if start is None or start[0] is not table:
+            self._lay_out_board()
+            start = _START_BOARDS[id(table)] = (table, tuple(tuple(ids) for ids in self.builds), tuple(self.free),
+                                                tuple(self.has_train), self.open_mask, tuple(self.sections_of),
+                                                tuple(self.trains_on_board), tuple(self.supply),
+                                                tuple(self.in_network), tuple(self.frontier))
+        else:
+            self.builds = list(map(list, start[1]))
+            self.free, self.has_train = list(start[2]), list(start[3])
+            self.open_mask = start[4]
+            self.sections_of, self.trains_on_board, self.supply = list(start[5]), list(start[6]), list(start[7])
+            self.in_network, self.frontier = list(start[8]), list(start[9])
 
         # Track cards (§3.2).
         self.track_deck: list[int] = [k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k])]
@@ -158,36 +166,58 @@ class UnionPacificState:
 
     # -- board bookkeeping --------------------------------------------------------
 
+    def _lay_out_board(self) -> None:
+        """The starting trains on an empty board (§3.1), with the bookkeeping below."""
+        board = self.board
+        n_sec = board.num_sections
+        self.builds = [[] for _ in range(NUM_CARD_KINDS)]
+        self.free = list(board.neutral_spaces)
+        self.has_train = [0] * n_sec  # bitmask of companies per section
+        self.open_mask = sum(1 << s for s in range(n_sec) if self.free[s])
+        self.sections_of = [()] * NUM_COMPANIES  # sorted tuples, per company
+        self.trains_on_board = [0] * NUM_COMPANIES
+        self.supply = list(board.company_trains)
+        self.in_network = [0] * NUM_COMPANIES  # bitmask of the cities in each company's network
+        self.frontier = [0] * NUM_COMPANIES  # bitmask of sections, per company
+        for c in range(NUM_COMPANIES):
+            self._join_city(c, board.company_home[c])
+            for s in board.company_start[c]:
+                self._place(c, s)
+
     def _join_city(self, c: int, city: int) -> None:
-        if self.in_network[c][city]:
+        bit = 1 << city
+        if self.in_network[c] & bit:
             return
-        self.in_network[c][city] = True
-        bit = 1 << c
-        frontier = self.frontier[c]
-        allowed = self.allowed[c]
-        free = self.free
-        for s in self.board.city_sections[city]:
-            if allowed[s] and free[s] and not self.has_train[s] & bit:
-                i = bisect.bisect_left(frontier, s)
-                if i == len(frontier) or frontier[i] != s:
-                    frontier.insert(i, s)
-                    if self.supply[c]:
-                        self._add_option(c, s)
+        self.in_network[c] |= bit
+        table = self.table
+        new = table.city_mask[city] & table.allowed_mask[c] & self.open_mask & ~self.frontier[c]
+        while new:
+            low = new & -new
+            new ^= low
+            s = low.bit_length() - 1
+            if not self.has_train[s] >> c & 1:
+                self.frontier[c] |= low
+                if self.supply[c]:
+                    self._add_option(c, s)
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
         self.has_train[s] |= 1 << c
-        bisect.insort(self.sections_of[c], s)
+        mine = self.sections_of[c]
+        i = bisect.bisect_left(mine, s)
+        self.sections_of[c] = mine[:i] + (s,) + mine[i:]
         self.trains_on_board[c] += 1
         self.supply[c] -= 1
+        bit = 1 << s
         frontier = self.frontier[c]
-        i = bisect.bisect_left(frontier, s)
-        if i < len(frontier) and frontier[i] == s:
-            del frontier[i]
+        if frontier & bit:
+            self.frontier[c] = frontier = frontier ^ bit
             self._drop_option(c, s)
         if not self.supply[c]:  # no train left: no option at all
-            for s2 in frontier:
-                self._drop_option(c, s2)
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                self._drop_option(c, low.bit_length() - 1)
         self._join_city(c, self.board.section_a[s])
         self._join_city(c, self.board.section_b[s])
 
@@ -262,16 +292,16 @@ class UnionPacificState:
     def _fill(self, s: int) -> None:
         """Section ``s`` has no empty neutral space left: nobody may build there again.
 
-        It leaves every frontier, and its build ids leave the companies' lists.
+        It leaves every frontier, and its build ids leave the build lists.
         """
-        for c in range(NUM_COMPANIES):
-            frontier = self.frontier[c]
-            i = bisect.bisect_left(frontier, s)
-            if i == len(frontier) or frontier[i] != s:
-                continue
-            del frontier[i]
-            if self.supply[c]:
-                self._drop_option(c, s)
+        bit = 1 << s
+        self.open_mask &= ~bit
+        frontier = self.frontier
+        for c in _COMPANY_RANGE:
+            if frontier[c] & bit:
+                frontier[c] ^= bit
+                if self.supply[c]:
+                    self._drop_option(c, s)
 
     def _add_option(self, c: int, s: int) -> None:
         """Company ``c`` (with a train left) may now build on ``s``."""
@@ -306,7 +336,7 @@ class UnionPacificState:
                 for s in range(board.num_sections):
                     if (self.free[s] and self.allowed[c][s] and not self.has_train[s] >> c & 1
                             and (k == WILD or board.section_type[s] == k)
-                            and (self.in_network[c][board.section_a[s]] or self.in_network[c][board.section_b[s]])):
+                            and self.in_network[c] & (1 << board.section_a[s] | 1 << board.section_b[s])):
                         out[k].append(block[k][c] + s)
         return out
 
@@ -483,7 +513,7 @@ class UnionPacificState:
             return f"{COMPANIES[c]} already has a train on {board.section_names[s]}"
         if not self.supply[c]:
             return f"{COMPANIES[c]} has no train left"
-        if s not in self.frontier[c]:
+        if not self.frontier[c] >> s & 1:
             return f"{board.section_names[s]} does not touch {COMPANIES[c]}'s network"
         return None
 
@@ -768,18 +798,50 @@ class UnionPacificState:
     def describe_action(self, action: int) -> dict[str, Any]:
         return self.table.describe(action)
 
-    def clone(self) -> "UnionPacificState":
+    @property
+    def rng(self) -> random.Random:
+        """The state's own generator (setup and track reshuffles).  A clone shares a snapshot
+        of it (``_rng_state``) and makes its live copy only when it shuffles."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(0)
+            rng.setstate(self._rng_state)
+            self._rng_state = None
+        return rng
+
+    def clone(self, rng: random.Random | None = None) -> "UnionPacificState":
+        """An independent copy.  With ``rng``, the copy uses that generator for its later
+        shuffles instead of a copy of this state's own."""
         other = object.__new__(UnionPacificState)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.events = list(self.events)
-        other.history = list(self.history)
-        other.builds = [list(ids) for ids in self.builds]
-        for name in ("free", "has_train", "trains_on_board", "supply", "track_deck", "track_discard", "cash",
-                     "share_deck", "display", "boxed_four", "boxed_exchange", "picks", "_pool"):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("in_network", "frontier", "hand_track", "hand_shares", "invested", "sections_of"):
-            setattr(other, name, [list(row) for row in getattr(self, name)])
-        other.imaginary = None if self.imaginary is None else list(self.imaginary)
+        if rng is not None:
+            other._rng, other._rng_state = rng, None
+        else:
+            if self._rng is not None:  # snapshot once; this state and its clones copy it when they shuffle
+                self._rng_state = self._rng.getstate()
+                self._rng = None
+            other._rng, other._rng_state = None, self._rng_state
+        other.events = self.events[:]
+        other.history = self.history[:]
+        other.builds = [ids[:] for ids in self.builds]
+        other.free = self.free[:]
+        other.has_train = self.has_train[:]
+        other.trains_on_board = self.trains_on_board[:]
+        other.supply = self.supply[:]
+        other.in_network = self.in_network[:]
+        other.frontier = self.frontier[:]
+        other.sections_of = self.sections_of[:]
+        other.track_deck = self.track_deck[:]
+        other.track_discard = self.track_discard[:]
+        other.hand_track = [row[:] for row in self.hand_track]
+        other.hand_shares = [row[:] for row in self.hand_shares]
+        other.invested = [row[:] for row in self.invested]
+        other.cash = self.cash[:]
+        other.share_deck = self.share_deck[:]
+        other.display = self.display[:]
+        other.boxed_four = self.boxed_four[:]
+        other.boxed_exchange = self.boxed_exchange[:]
+        other.picks = self.picks[:]
+        other._pool = self._pool[:]
+        other.imaginary = None if self.imaginary is None else self.imaginary[:]
         return other
