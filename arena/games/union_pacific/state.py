@@ -657,21 +657,23 @@ class UnionPacificState:
         names = PARTICIPANTS[len(rows)] if self.imaginary is None else PARTICIPANTS[self.n] + (IMAGINARY,)
         gains = [0] * len(rows)
         companies = []
+        trains = self.trains_on_board
         for c, holdings in enumerate(zip(*rows)):  # holdings: each participant's shares of company c
+            held: dict[str, int] = {}
+            payouts: dict[str, int] = {}
+            if any(holdings):
+                paid = (union_pacific_payout(number, holdings) if c == UP
+                        else company_payout(trains[c] + 1, holdings))
+                for i, h in enumerate(holdings):
+                    if h:
+                        held[names[i]] = h
+                        payouts[names[i]] = paid[i]
+                        gains[i] += paid[i]
             if c == UP:
-                paid = union_pacific_payout(number, holdings)
+                union_pacific = {"holdings": held, "payouts": payouts}
             else:
-                value = self.trains_on_board[c] + 1
-                paid = company_payout(value, holdings)
-            shareholders = [i for i, h in enumerate(holdings) if h]
-            entry = {"holdings": {names[i]: holdings[i] for i in shareholders},
-                     "payouts": {names[i]: paid[i] for i in shareholders}}
-            if c == UP:
-                union_pacific = entry
-            else:
-                companies.append({"company": COMPANIES[c], "value": value, **entry})
-            for i in shareholders:
-                gains[i] += paid[i]
+                companies.append({"company": COMPANIES[c], "value": trains[c] + 1, "holdings": held,
+                                  "payouts": payouts})
         cash = self.cash
         for i in range(self.n):
             cash[i] += gains[i]
