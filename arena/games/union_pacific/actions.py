@@ -33,6 +33,7 @@ from arena.games.union_pacific.board import (
     NUM_SHARE_KINDS,
     SHARE_CODES,
     UP,
+    WILD,
     Board,
 )
 
@@ -75,6 +76,16 @@ class ActionTable:
         #: allowed[c][s]: may company c use section s's track type?
         self.allowed: tuple[tuple[bool, ...], ...] = tuple(
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
+        )
+        #: build_parts[a - build]: (card kind, company, section) of build id a
+        self.build_parts = tuple((k, c, sec) for k in range(NUM_CARD_KINDS) for c in range(NUM_COMPANIES)
+                                 for sec in range(s))
+        #: build_options[c][s]: (section type t, id of building c on s with a card of kind t,
+        #: id with a wild card): the two build ids company c gains or loses with section s
+        self.build_options = tuple(
+            tuple((board.section_type[sec], self.build_block[board.section_type[sec]][c] + sec,
+                   self.build_block[WILD][c] + sec) for sec in range(s))
+            for c in range(NUM_COMPANIES)
         )
         #: allowed_mask[c]: the sections company c may use, as a bitmask (bit s: section s)
         self.allowed_mask = tuple(sum(1 << sec for sec in range(s) if ok[sec]) for ok in self.allowed)

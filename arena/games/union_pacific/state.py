@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import random
+from bisect import bisect_left, insort
 from itertools import compress
 from typing import Any
 
@@ -305,20 +306,18 @@ class UnionPacificState:
 
     def _add_option(self, c: int, s: int) -> None:
         """Company ``c`` (with a train left) may now build on ``s``."""
-        block = self.table.build_block
-        t = self.board.section_type[s]
+        t, typed, wild = self.table.build_options[c][s]
         builds = self.builds
-        bisect.insort(builds[t], block[t][c] + s)
-        bisect.insort(builds[WILD], block[WILD][c] + s)
+        insort(builds[t], typed)
+        insort(builds[WILD], wild)
 
     def _drop_option(self, c: int, s: int) -> None:
         """Company ``c`` (which had a train left) may no longer build on ``s``."""
-        block = self.table.build_block
-        t = self.board.section_type[s]
+        t, typed, wild = self.table.build_options[c][s]
         ids = self.builds[t]
-        del ids[bisect.bisect_left(ids, block[t][c] + s)]
+        del ids[bisect_left(ids, typed)]
         ids = self.builds[WILD]
-        del ids[bisect.bisect_left(ids, block[WILD][c] + s)]
+        del ids[bisect_left(ids, wild)]
 
     def builds_from_scratch(self) -> list[list[int]]:
         """The legal build ids by card kind, recomputed from the board alone.
@@ -481,20 +480,21 @@ class UnionPacificState:
     # -- build (§5) ---------------------------------------------------------------
 
     def _apply_build(self, seat: int, action: int) -> None:
-        board = self.board
-        kc, s = divmod(action - self.table.build, self.table.num_sections)
-        k, c = divmod(kc, NUM_COMPANIES)
+        k, c, s = self.table.build_parts[action - self.table.build]
         ids = self.builds[k]
         i = bisect.bisect_left(ids, action)
-        if i == len(ids) or ids[i] != action or not self.hand_track[seat][k]:
+        hand = self.hand_track[seat]
+        if i == len(ids) or ids[i] != action or not hand[k]:
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
-        self._discard(seat, k)
-        self.free[s] -= 1
-        if not self.free[s]:
+        hand[k] -= 1
+        self.track_discard[k] += 1
+        free = self.free
+        free[s] -= 1
+        if not free[s]:
             self._fill(s)
         self._place(c, s)
-        self.events.append({"type": "build", "seat": seat, "card": board.card_kinds[k], "company": COMPANIES[c],
+        self.events.append({"type": "build", "seat": seat, "card": self.board.card_kinds[k], "company": COMPANIES[c],
                             "section": s, "value": self.trains_on_board[c] + 1})
         self._after_build()
 
