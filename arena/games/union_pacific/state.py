@@ -789,11 +789,17 @@ class UnionPacificState:
     def describe_action(self, action: int) -> dict[str, Any]:
         return self.table.describe(action)
 
-    def clone(self) -> "UnionPacificState":
+    def clone(self, rng: random.Random | None = None) -> "UnionPacificState":
+        """An independent copy.  With ``rng``, the copy uses that generator for its later
+        shuffles instead of a copy of this state's own (copying one costs more than the rest;
+        a determinised sample gets fresh shuffles anyway)."""
         other = object.__new__(UnionPacificState)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        if rng is None:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
+        else:
+            other.rng = rng
         other.events = list(self.events)
         other.history = list(self.history)
         other._builds = [[list(ids) for ids in per_kind] for per_kind in self._builds]
