@@ -1,0 +1,301 @@
+"""Determinised rollouts for Union Pacific: the search sample bot's strategy.
+
+``choose(model, budget_s, rng) -> index`` takes a :class:`arena.forward_model.ForwardModel`
+(the SDK's samples of the full game consistent with what the seat knows) and spends
+about ``budget_s`` seconds of wall-clock time:
+
+1. **Candidates.**  The legal actions, thinned where they are many: one build per
+   company and section (the card that costs least to give up), one investment per
+   share combination (the discard the hand has most of), no pair investments when
+   single ones exist.
+2. **Rollouts.**  Each round deals a new sample (redeterminisation), and from that
+   same sample plays every candidate once to the end of the game with a fast
+   playout policy for every seat (common random numbers: candidates are compared
+   on the same deals).  A finished game scores ``1`` for first place (shared
+   places split it), plus half the fraction of opponents finished ahead of.
+3. **Choice.**  After the first rounds, candidates far behind the best are dropped
+   (successive halving), so the time goes to the close calls.  The best mean wins.
+
+The playout policy reads the engine state (hands, investments) through the few
+helpers at the top; it invests the largest batch it holds now and then, builds for
+the companies it holds most, and draws the display shares that add to its holdings.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from arena.games.union_pacific.board import NUM_CARD_KINDS, NUM_COMPANIES, UP, WILD
+from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
+from arena.games.union_pacific.state import DRAW_SHARE, EXCHANGE, FIRST_INVEST, MAIN
+
+#: Seconds of search per decision (build/invest/pass); draws and exchanges get half.  The
+#: default clocks allow 1 s per decision and a 10 s bank.
+DEFAULT_BUDGET_S = 0.2
+#: Chance that the playout policy invests (when it may also build).
+INVEST_CHANCE = 0.4
+#: Rounds every candidate gets before any is dropped.
+FIRST_ROUNDS = 2
+#: Most candidates kept after a round past the first ones: the best, by mean score.
+KEEP = (6, 4, 3, 2)
+#: Candidates kept after the payout model's first look.
+PRIOR_KEEP = 6
+#: Most decisions a rollout plays before it is evaluated (it stops after the next dividend).
+HORIZON = 120
+
+
+class Tables:
+    """Facts about action ids, computed once per action table."""
+
+    def __init__(self, table: Any) -> None:
+        self.t = table
+        s = table.num_sections
+        self.num_sections = s
+        #: per invest id offset: (share count, the combo's companies)
+        self.invest_size = []
+        self.invest_single = []
+        for k in range(NUM_CARD_KINDS):
+            for combo in table.combos:
+                self.invest_size.append(sum(n for _, n in combo))
+                self.invest_single.append(len(combo) == 1)
+
+    def build_parts(self, action: int) -> tuple[int, int, int]:
+        """(card kind, company, section) of a build id."""
+        kc, section = divmod(action - self.t.build, self.num_sections)
+        kind, company = divmod(kc, NUM_COMPANIES)
+        return kind, company, section
+
+    def invest_parts(self, action: int) -> tuple[int, int]:
+        """(discard kind, combo index) of an invest id."""
+        return divmod(action - self.t.invest, self.t.num_combos)
+
+
+_tables: dict[int, Tables] = {}
+
+
+def tables_for(table: Any) -> Tables:
+    found = _tables.get(id(table))
+    if found is None or found.t is not table:
+        found = _tables[id(table)] = Tables(table)
+    return found
+
+
+# -- the playout policy -------------------------------------------------------------------------------
+
+
+def _holding(state: Any, seat: int, company: int) -> int:
+    return state.invested[seat][company] + state.hand_shares[seat][company]
+
+
+def playout_action(state: Any, seat: int, tab: Tables, rng: random.Random) -> int:
+    """A quick, plausible action for ``seat``."""
+    actions = state.legal_actions(seat)
+    if len(actions) == 1:
+        return actions[0]
+    phase = state.phase
+    t = tab.t
+    if phase == MAIN:
+        first_invest = first_pass = len(actions)
+        for i, a in enumerate(actions):
+            if a >= t.invest:
+                first_invest = i
+                break
+        if first_invest < len(actions) and actions[first_invest] >= t.pass_:
+            first_pass = first_invest
+        else:
+            for i in range(first_invest, len(actions)):
+                if actions[i] >= t.pass_:
+                    first_pass = i
+                    break
+        builds = first_invest
+        invests = first_pass - first_invest
+        if invests and (not builds or rng.random() < INVEST_CHANCE):
+            size = tab.invest_size
+            base = t.invest
+            best, best_n = actions[first_invest], -1
+            for a in actions[first_invest:first_pass]:
+                n = size[a - base]
+                if n > best_n or (n == best_n and rng.random() < 0.3):
+                    best, best_n = a, n
+            return best
+        if builds:
+            best, best_score = actions[0], -1.0
+            for _ in range(6 if builds > 6 else builds):
+                a = actions[int(rng.random() * builds)]
+                c = (a - t.build) // tab.num_sections % NUM_COMPANIES
+                score = _holding(state, seat, c) + rng.random()
+                if score > best_score:
+                    best, best_score = a, score
+            return best
+        return actions[int(rng.random() * len(actions))]
+    if phase == DRAW_SHARE:
+        best, best_score = actions[-1], 0.5 + rng.random()
+        for a in actions:
+            what = a - t.draw
+            if what < NUM_COMPANIES:
+                score = _holding(state, seat, what) + rng.random()
+                if score > best_score:
+                    best, best_score = a, score
+        return best
+    if phase == EXCHANGE:
+        return actions[0] if rng.random() < 0.8 else actions[int(rng.random() * len(actions))]
+    if phase == FIRST_INVEST:
+        hand = state.hand_shares[seat]
+        return max(actions, key=lambda c: (hand[c] if c != UP else 0) + rng.random())
+    return actions[int(rng.random() * len(actions))]
+
+
+def project(state: Any) -> list[float]:
+    """Each participant's cash at the end as the payout model sees it now: the dividends still
+    to come paid at today's company values, to the shares invested and, for the dividends after
+    the next, to the shares in hand too (the next one counts half of the hand)."""
+    n = state.n
+    rows = state.invested if state.imaginary is None else state.invested + [state.imaginary]
+    hands = state.hand_shares + ([[0] * len(rows[0])] if state.imaginary is not None else [])
+    full = [[r[c] + h[c] for c in range(len(r))] for r, h in zip(rows, hands)]
+    paid = state.dividends_paid
+    left = state.end_at - paid
+    out = [float(c) for c in state.cash] + ([float(state.imaginary_cash)] if state.imaginary is not None else [])
+    if left <= 0:
+        return out
+    trains = state.trains_on_board
+    for c in range(NUM_COMPANIES):
+        value = trains[c] + 1
+        now = [r[c] for r in rows]
+        later = [r[c] for r in full]
+        if any(later):
+            p_later = company_payout(value, later)
+            p_now = company_payout(value, now) if now != later else p_later
+            for i in range(len(out)):
+                out[i] += (left - 0.5) * p_later[i] + 0.5 * p_now[i]
+    for number in range(paid + 1, state.end_at + 1):
+        later = [r[UP] for r in full]
+        if not any(later):
+            break
+        p_later = union_pacific_payout(number, later)
+        if number == paid + 1:
+            p_now = union_pacific_payout(number, [r[UP] for r in rows])
+            for i in range(len(out)):
+                out[i] += 0.5 * (p_later[i] + p_now[i])
+        else:
+            for i in range(len(out)):
+                out[i] += p_later[i]
+    return out
+
+
+def evaluate(state: Any, seat: int) -> float:
+    """``seat``'s projected cash minus the best other participant's."""
+    if state.is_terminal():
+        cash = state.outcome().cash
+        mine = cash[str(seat)]
+        return mine - max(v for name, v in cash.items() if name != str(seat))
+    out = project(state)
+    mine = out[seat]
+    return mine - max(v for i, v in enumerate(out) if i != seat)
+
+
+def rollout(state: Any, seat: int, tab: Tables, rng: random.Random, horizon: int = HORIZON) -> float:
+    """Play ``state`` (changed in place) past the next dividend (or ``horizon`` decisions);
+    the evaluation of where it got for ``seat``."""
+    target = state.dividends_paid + 1
+    steps = 0
+    while not state.is_terminal() and state.dividends_paid < target and steps < horizon:
+        who = state.current_seats()[0]
+        state.apply_action(who, playout_action(state, who, tab, rng))
+        steps += 1
+    return evaluate(state, seat)
+
+
+# -- candidates and the search -------------------------------------------------------------------
+
+
+def candidates(state: Any, seat: int, actions: list[int], tab: Tables) -> list[int]:
+    """Indices into ``actions`` worth searching (see the module's docstring)."""
+    t = tab.t
+    if state.phase != MAIN or len(actions) <= 8:
+        return list(range(len(actions)))
+    track = state.hand_track[seat]
+    builds: dict[tuple[int, int], int] = {}
+    invests: dict[int, int] = {}
+    passes: list[int] = []
+    singles = False
+    for i, a in enumerate(actions):
+        if a < t.invest:
+            kind, company, section = tab.build_parts(a)
+            key = (company, section)
+            j = builds.get(key)
+            # keep the card of the section's own type over a wild card
+            if j is None or (tab.build_parts(actions[j])[0] == WILD and kind != WILD):
+                builds[key] = i
+        elif a < t.pass_:
+            discard, combo = tab.invest_parts(a)
+            j = invests.get(combo)
+            if j is None:
+                invests[combo] = i
+            else:
+                old = tab.invest_parts(actions[j])[0]
+                # discard what the hand has most of, a wild card last
+                if (old == WILD and discard != WILD) or (discard != WILD and track[discard] > track[old]):
+                    invests[combo] = i
+            singles = singles or tab.invest_single[a - t.invest]
+        else:
+            passes.append(i)
+    chosen = list(builds.values())
+    for combo, i in invests.items():
+        if not singles or tab.invest_single[actions[i] - t.invest]:
+            chosen.append(i)
+    return sorted(chosen) or passes
+
+
+def budget_for(model: Any, budget_s: float) -> float:
+    """The search time for this decision: ``budget_s`` for the main decision of a turn and
+    the first investment, half of it for draws and exchanges (fewer, closer choices)."""
+    if len(model.actions) == 1:
+        return 0.0
+    return budget_s if model.decision in ("main", "first_invest") else budget_s / 2
+
+
+def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_counter) -> tuple[int, dict]:
+    """The index of the chosen legal action, and figures about the search."""
+    actions = model.actions
+    if len(actions) == 1:
+        return 0, {"rounds": 0, "rollouts": 0}
+    seat = model.seat
+    deadline = clock() + budget_s
+    first = model.sample()
+    tab = tables_for(first.table)
+    alive = candidates(first, seat, actions, tab)
+    if len(alive) > PRIOR_KEEP:
+        looks = {}
+        for i in alive:
+            state = first.clone(rng=first.rng)
+            state.apply_action(seat, actions[i])
+            looks[i] = evaluate(state, seat)
+        alive = sorted(alive, key=lambda i: -looks[i])[:PRIOR_KEEP]
+    totals = {i: 0.0 for i in alive}
+    counts = {i: 0 for i in alive}
+    rounds = rollouts = 0
+    sample = first
+    while True:
+        for i in alive:
+            state = sample.clone(rng=sample.rng)
+            state.apply_action(seat, actions[i])
+            totals[i] += rollout(state, seat, tab, rng)
+            counts[i] += 1
+            rollouts += 1
+            if clock() > deadline:
+                break
+        else:
+            rounds += 1
+            if rounds >= FIRST_ROUNDS and len(alive) > 2:
+                keep = KEEP[min(rounds - FIRST_ROUNDS, len(KEEP) - 1)]
+                if len(alive) > keep:
+                    alive = sorted(alive, key=lambda i: -totals[i] / counts[i])[:keep]
+            if clock() <= deadline:
+                sample = model.sample()
+                continue
+        break
+    best = max((i for i in alive if counts[i]), key=lambda i: (totals[i] / counts[i], counts[i]))
+    return best, {"rounds": rounds, "rollouts": rollouts, "candidates": len(totals)}
