@@ -4,7 +4,7 @@
 
 At each decision it asks the SDK for samples of the full game consistent with what its seat
 knows (``self.match.forward_model(...)``) and plays them on with the engine for about
-``ARENA_SEARCH_BUDGET_S`` seconds (0.2 by default; half for draws and exchanges).
+``SEARCH_BUDGET_S`` seconds (0.2 by default; half for draws and exchanges).
 """
 
 from __future__ import annotations
@@ -36,4 +36,4 @@ class SearchBot(Bot):
 
 
 if __name__ == "__main__":
-    serve(SearchBot(float(os.environ.get("ARENA_SEARCH_BUDGET_S", DEFAULT_BUDGET_S))))
+    serve(SearchBot(float(os.environ.get("SEARCH_BUDGET_S", DEFAULT_BUDGET_S))))

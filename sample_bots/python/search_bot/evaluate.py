@@ -41,6 +41,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--first", type=int, default=0, help="the first game's number")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--horizon", type=int, default=None,
+                        help="most decisions per rollout (0: the payout model only; default search.HORIZON)")
     args = parser.parse_args()
     game = default_game()
     greedy = load_greedy_strategy()
@@ -60,7 +62,7 @@ def main() -> None:
                 log += observation["public_events"]
                 started = time.perf_counter()
                 model = ForwardModel(game, observation, log, None, seed=rng.getrandbits(32))
-                index, _ = search.choose(model, search.budget_for(model, args.budget), rng)
+                index, _ = search.choose(model, search.budget_for(model, args.budget), rng, horizon=args.horizon)
                 times.append(time.perf_counter() - started)
             else:
                 index = greedy.choose(observation, legal)

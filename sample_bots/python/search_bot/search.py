@@ -29,19 +29,29 @@ from typing import Any
 
 from arena.games.union_pacific.board import NUM_CARD_KINDS, NUM_COMPANIES, UP, WILD
 from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
-from arena.games.union_pacific.state import DRAW_SHARE, EXCHANGE, FIRST_INVEST, MAIN
+from arena.games.union_pacific.state import DIVIDEND, DRAW_SHARE, EXCHANGE, FIRST_INVEST, MAIN
 
 #: Seconds of search per decision (build/invest/pass); draws and exchanges get half.  The
 #: default clocks allow 1 s per decision and a 10 s bank.
 DEFAULT_BUDGET_S = 0.2
-#: Chance that the playout policy invests (when it may also build).
-INVEST_CHANCE = 0.4
+#: Chance that the playout policy invests (when it may also build) while the next dividend is
+#: more turns away than the hand has batches (else it invests, mostly).
+INVEST_CHANCE = 0.15
 #: Rounds every candidate gets before any is dropped.
 FIRST_ROUNDS = 2
 #: Most candidates kept after a round past the first ones: the best, by mean score.
 KEEP = (6, 4, 3, 2)
 #: Candidates kept after the payout model's first look.
 PRIOR_KEEP = 6
+#: What a track card in hand is worth (cash at the start, less as dividends pass); a wild card.
+TRACK_VALUE = 1.0
+WILD_VALUE = 2.5
+#: What a turn spent investing a batch costs (the build and the draw it does not make).
+TURN_COST = 6.0
+#: What drawing the share of the turn is worth, when it is still to come.
+DRAW_VALUE = 3.0
+#: Share deck cards drawn per turn, about (random and greedy players alike).
+DECK_CARDS_PER_TURN = 0.63
 #: Most decisions a rollout plays before it is evaluated (it stops after the next dividend).
 HORIZON = 120
 
@@ -85,6 +95,10 @@ def tables_for(table: Any) -> Tables:
 # -- the playout policy -------------------------------------------------------------------------------
 
 
+#: Build ids of a wild card start at kind WILD's block: (kind * companies + company) >= this.
+WILD_BUILDS = WILD * NUM_COMPANIES
+
+
 def _holding(state: Any, seat: int, company: int) -> int:
     return state.invested[seat][company] + state.hand_shares[seat][company]
 
@@ -111,7 +125,15 @@ def playout_action(state: Any, seat: int, tab: Tables, rng: random.Random) -> in
                     break
         builds = first_invest
         invests = first_pass - first_invest
-        if invests and (not builds or rng.random() < INVEST_CHANCE):
+        if invests and not builds:
+            invest_now = True
+        elif invests:
+            hand = state.hand_shares[seat]
+            batches = sum(1 for h in hand if h)
+            invest_now = rng.random() < (0.9 if _turns_to_dividend(state) <= batches + 1 else INVEST_CHANCE)
+        else:
+            invest_now = False
+        if invest_now:
             size = tab.invest_size
             base = t.invest
             best, best_n = actions[first_invest], -1
@@ -124,8 +146,8 @@ def playout_action(state: Any, seat: int, tab: Tables, rng: random.Random) -> in
             best, best_score = actions[0], -1.0
             for _ in range(6 if builds > 6 else builds):
                 a = actions[int(rng.random() * builds)]
-                c = (a - t.build) // tab.num_sections % NUM_COMPANIES
-                score = _holding(state, seat, c) + rng.random()
+                kc = (a - t.build) // tab.num_sections
+                score = _holding(state, seat, kc % NUM_COMPANIES) + rng.random() - (kc >= WILD_BUILDS)
                 if score > best_score:
                     best, best_score = a, score
             return best
@@ -147,40 +169,62 @@ def playout_action(state: Any, seat: int, tab: Tables, rng: random.Random) -> in
     return actions[int(rng.random() * len(actions))]
 
 
+def _turns_to_dividend(state: Any) -> float:
+    """Each seat's turns, about, before the next dividend card comes up (in this sample's deck)."""
+    deck = state.share_deck
+    if state.imaginary is not None or not deck:
+        return 1e9
+    top = len(deck) - 1
+    for i in range(top, -1, -1):
+        if deck[i] == DIVIDEND:
+            return (top - i) / (DECK_CARDS_PER_TURN * state.n)
+    return 1e9
+
+
 def project(state: Any) -> list[float]:
     """Each participant's cash at the end as the payout model sees it now: the dividends still
-    to come paid at today's company values, to the shares invested and, for the dividends after
-    the next, to the shares in hand too (the next one counts half of the hand)."""
-    n = state.n
+    to come paid at today's company values, to the shares invested and those in hand: all of a
+    hand by the dividends after the next; for the next one, as much of it as the seat has turns
+    to invest (one company per turn) before the dividend card comes up."""
     rows = state.invested if state.imaginary is None else state.invested + [state.imaginary]
     hands = state.hand_shares + ([[0] * len(rows[0])] if state.imaginary is not None else [])
-    full = [[r[c] + h[c] for c in range(len(r))] for r, h in zip(rows, hands)]
     paid = state.dividends_paid
     left = state.end_at - paid
     out = [float(c) for c in state.cash] + ([float(state.imaginary_cash)] if state.imaginary is not None else [])
     if left <= 0:
         return out
+    turns = _turns_to_dividend(state)
+    weights = []
+    for hand in hands:
+        batches = sum(1 for h in hand if h)
+        weights.append(1.0 if turns >= batches else (turns + 0.5) / batches if batches else 0.0)
+    for i, hand in enumerate(hands):  # a batch in hand takes a turn to invest: a turn not building
+        out[i] -= TURN_COST * sum(1 for h in hand if h)
+    full = [[r[c] + h[c] for c in range(len(r))] for r, h in zip(rows, hands)]
+    soon = [[r[c] + w * h[c] for c in range(len(r))] for r, h, w in zip(rows, hands, weights)]
+    share = left / state.end_at
+    for i, hand in enumerate(state.hand_track):  # cards in hand are builds to come
+        out[i] += share * (TRACK_VALUE * (sum(hand) - hand[WILD]) + WILD_VALUE * hand[WILD])
+    if state.phase == DRAW_SHARE:  # a share to draw before the turn ends
+        out[state.current] += DRAW_VALUE
     trains = state.trains_on_board
+    parts = range(len(out))
     for c in range(NUM_COMPANIES):
-        value = trains[c] + 1
-        now = [r[c] for r in rows]
         later = [r[c] for r in full]
         if any(later):
+            value = trains[c] + 1
+            p_next = company_payout(value, [r[c] for r in soon])
             p_later = company_payout(value, later)
-            p_now = company_payout(value, now) if now != later else p_later
-            for i in range(len(out)):
-                out[i] += (left - 0.5) * p_later[i] + 0.5 * p_now[i]
-    for number in range(paid + 1, state.end_at + 1):
-        later = [r[UP] for r in full]
-        if not any(later):
-            break
-        p_later = union_pacific_payout(number, later)
-        if number == paid + 1:
-            p_now = union_pacific_payout(number, [r[UP] for r in rows])
-            for i in range(len(out)):
-                out[i] += 0.5 * (p_later[i] + p_now[i])
-        else:
-            for i in range(len(out)):
+            for i in parts:
+                out[i] += p_next[i] + (left - 1) * p_later[i]
+    later = [r[UP] for r in full]
+    if any(later):
+        p_next = union_pacific_payout(paid + 1, [r[UP] for r in soon])
+        for i in parts:
+            out[i] += p_next[i]
+        for number in range(paid + 2, state.end_at + 1):
+            p_later = union_pacific_payout(number, later)
+            for i in parts:
                 out[i] += p_later[i]
     return out
 
@@ -257,7 +301,8 @@ def budget_for(model: Any, budget_s: float) -> float:
     return budget_s if model.decision in ("main", "first_invest") else budget_s / 2
 
 
-def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_counter) -> tuple[int, dict]:
+def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_counter,
+           horizon: int | None = None) -> tuple[int, dict]:
     """The index of the chosen legal action, and figures about the search."""
     actions = model.actions
     if len(actions) == 1:
@@ -267,7 +312,7 @@ def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_coun
     first = model.sample()
     tab = tables_for(first.table)
     alive = candidates(first, seat, actions, tab)
-    if len(alive) > PRIOR_KEEP:
+    if len(alive) > PRIOR_KEEP and (horizon is None or horizon > 0):
         looks = {}
         for i in alive:
             state = first.clone(rng=first.rng)
@@ -278,11 +323,13 @@ def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_coun
     counts = {i: 0 for i in alive}
     rounds = rollouts = 0
     sample = first
+    seed = rng.getrandbits(32)
     while True:
         for i in alive:
             state = sample.clone(rng=sample.rng)
             state.apply_action(seat, actions[i])
-            totals[i] += rollout(state, seat, tab, rng)
+            # the same playout dice for every candidate of a round: they differ only by the action
+            totals[i] += rollout(state, seat, tab, random.Random(seed), HORIZON if horizon is None else horizon)
             counts[i] += 1
             rollouts += 1
             if clock() > deadline:
@@ -295,6 +342,7 @@ def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_coun
                     alive = sorted(alive, key=lambda i: -totals[i] / counts[i])[:keep]
             if clock() <= deadline:
                 sample = model.sample()
+                seed = rng.getrandbits(32)
                 continue
         break
     best = max((i for i in alive if counts[i]), key=lambda i: (totals[i] / counts[i], counts[i]))
