@@ -4,7 +4,7 @@
 
 At each decision it asks the SDK for samples of the full game consistent with what its seat
 knows (``self.match.forward_model(...)``) and plays them on with the engine for about
-``SEARCH_BUDGET_S`` seconds (0.2 by default; half for draws and exchanges).
+``SEARCH_BUDGET_S`` seconds (0.4 by default; half for draws and exchanges).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 
 from search import DEFAULT_BUDGET_S, budget_for, choose
 
-from arena.sdk import Bot, serve
+from arena.sdk import Bot, Match, serve
 
 
 class SearchBot(Bot):
@@ -24,6 +24,12 @@ class SearchBot(Bot):
 
     def __init__(self, budget_s: float = DEFAULT_BUDGET_S) -> None:
         self.budget_s = budget_s
+
+    def start_match(self, match: Match) -> None:
+        # Build the game for this board (and load numpy) before the first decision's clock runs.
+        from arena.forward_model import game_for_board
+
+        game_for_board(match.board)
 
     def decide(self, observation: dict, legal_actions) -> tuple[int, str]:
         if len(legal_actions) == 1:
