@@ -40,7 +40,7 @@ def game_for_board(board: Mapping[str, Any] | None) -> UnionPacific:
     once per process and board."""
     if board is None:
         return default_game()
-    text = json.dumps(board, sort_keys=True)
+    text = json.dumps(board)  # key order kept: the board file's order is meaningful (card kinds)
     key = hashlib.sha256(text.encode()).hexdigest()
     with _games_lock:
         game = _games.get(key)

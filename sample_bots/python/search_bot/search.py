@@ -1,24 +1,32 @@
 """Determinised rollouts for Union Pacific: the search sample bot's strategy.
 
-``choose(model, budget_s, rng) -> index`` takes a :class:`arena.forward_model.ForwardModel`
-(the SDK's samples of the full game consistent with what the seat knows) and spends
-about ``budget_s`` seconds of wall-clock time:
+``choose(model, budget_s, rng) -> (index, figures)`` takes a
+:class:`arena.forward_model.ForwardModel` (the SDK's samples of the full game consistent
+with what the seat knows) and spends about ``budget_s`` seconds of wall-clock time:
 
 1. **Candidates.**  The legal actions, thinned where they are many: one build per
-   company and section (the card that costs least to give up), one investment per
-   share combination (the discard the hand has most of), no pair investments when
-   single ones exist.
-2. **Rollouts.**  Each round deals a new sample (redeterminisation), and from that
-   same sample plays every candidate once to the end of the game with a fast
-   playout policy for every seat (common random numbers: candidates are compared
-   on the same deals).  A finished game scores ``1`` for first place (shared
-   places split it), plus half the fraction of opponents finished ahead of.
-3. **Choice.**  After the first rounds, candidates far behind the best are dropped
+   company and section (the section's own card kind rather than a wild card), one
+   investment per share combination (discarding what the hand has most of), no pair
+   investments when single ones exist; then the six that the payout model (below)
+   likes best right after the action, on one sample.
+2. **Rollouts.**  Each round deals a new sample (redeterminisation) and plays every
+   candidate on it with a quick playout policy for every seat, the same dice for
+   every candidate (common random numbers), until the next dividend has been paid
+   (or ``HORIZON`` decisions).  Where it got is scored by the payout model: this
+   seat's projected final cash minus the best other participant's.
+3. **Choice.**  After the first rounds, the candidates far behind are dropped
    (successive halving), so the time goes to the close calls.  The best mean wins.
 
-The playout policy reads the engine state (hands, investments) through the few
-helpers at the top; it invests the largest batch it holds now and then, builds for
-the companies it holds most, and draws the display shares that add to its holdings.
+The payout model (:func:`project`) pays every dividend still to come at today's company
+values to the shares invested and in hand: all of a hand by the dividends after the
+next; for the next one, as much of the hand as the seat has turns to invest before the
+dividend card comes up *in this sample's deck*; a batch still in hand costs a turn, a
+track card in hand is worth a little (a wild card more).  The playout policy invests its
+largest batch when the next dividend is near (else now and then), builds for the
+companies it holds most, and draws the display shares that add to its holdings.
+
+Both read the engine state's fields (hands, investments, the decks): sample states are
+full states, so a bot may look at everything in them.
 """
 
 from __future__ import annotations
