@@ -10,6 +10,7 @@ knows (``self.match.forward_model(...)``) and plays them on with the engine for 
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from search import DEFAULT_BUDGET_S, budget_for, choose
@@ -35,7 +36,11 @@ class SearchBot(Bot):
         if len(legal_actions) == 1:
             return 0, ""
         started = time.perf_counter()
-        model = self.match.forward_model(observation, legal_actions)
+        try:
+            model = self.match.forward_model(observation, legal_actions)
+        except ValueError as exc:  # e.g. this process was restarted mid-match: the events before are lost
+            print(f"search-bot: no forward model ({exc}); a random move", file=sys.stderr)
+            return self.match.rng.randrange(len(legal_actions)), "no forward model"
         budget = budget_for(model, self.budget_s) - (time.perf_counter() - started)
         index, figures = choose(model, max(budget, 0.0), self.match.rng)
         return index, f"{figures['rollouts']} rollouts, {figures['rounds']} rounds"
