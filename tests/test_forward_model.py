@@ -100,3 +100,40 @@ def test_search_bot_passes_bot_check(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["bot", "check", str(manifest), "--logs", str(tmp_path / "logs"), "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "PASS: search-bot is ready to submit" in out, out
+
+
+class Restarted(Bot):
+    """Says, in its debug text, why it has no forward model."""
+
+    name = "restarted"
+    version = "1.0.0"
+    author = "tests"
+
+    def decide(self, observation: dict[str, Any], legal_actions: Any) -> tuple[int, str]:
+        try:
+            self.match.forward_model(observation, legal_actions)
+        except ValueError as exc:
+            return 0, str(exc)[:200]
+        return 0, "built"
+
+
+def test_a_match_joined_midway_has_no_forward_model_and_says_why() -> None:
+    """A process that never saw the start of the match (restarted) lacks the public events before
+    its first decision: forward_model raises a ValueError that says what is missing."""
+    state = GAME.new_state(4, 5)
+    while state.turn < 12:
+        seat = state.current_seats()[0]
+        state.apply_action(seat, state.legal_actions(seat)[0])
+    seat = state.current_seats()[0]
+    for _ in range(2):  # the seat's previous decision: its window no longer reaches the start
+        while seat not in state.current_seats():
+            who = state.current_seats()[0]
+            state.apply_action(who, state.legal_actions(who)[0])
+        state.apply_action(seat, state.legal_actions(seat)[0])
+    while seat not in state.current_seats():
+        who = state.current_seats()[0]
+        state.apply_action(who, state.legal_actions(who)[0])
+    with in_process(Restarted()) as stub:
+        request, _ = _request("late", state, seat, 40)
+        reply = stub.Decide(request, timeout=10)
+    assert "share_deck" in reply.debug and "since the start of the match" in reply.debug
