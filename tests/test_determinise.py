@@ -192,3 +192,11 @@ def test_inconsistent_knowledge_is_refused() -> None:
     observation = dict(state.observation((state.current_seats()[0] + 1) % 4))
     with pytest.raises(ValueError, match="no decision"):
         from_observation(GAME, observation, [])
+
+
+def test_the_speed_benchmark_runs_small() -> None:
+    from arena.bench.determinise import bench_determinise
+
+    figures = bench_determinise(players=3, positions=2, reps=20)
+    assert set(figures) == {"sample", "clone_rng", "clone"}
+    assert all(v > 0 for v in figures.values())
