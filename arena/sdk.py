@@ -98,6 +98,9 @@ class Match:
     data: dict[str, Any] = field(default_factory=dict, repr=False)
     #: every public event this seat has been shown so far (each decision's ``public_events``, in order)
     public_events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: the clocks of the decision being made (``DecisionRequest``): its own time and the bank left
+    decision_time_ms: int | None = None
+    time_bank_ms: int | None = None
 
     def forward_model(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction] | None = None,
                       seed: int | None = None) -> "ForwardModel":
@@ -291,6 +294,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
                 request.match_id, request.seat, observation["num_players"], observation["variant"],
                 observation["game"], None, _match_rng(request.match_id, request.seat)))
         match.public_events.extend(observation.get("public_events", ()))
+        match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         legal = LegalActions(request.legal_actions)
         choice = self._hook(context, match, "decide()", self._decide, observation, legal)
         index, debug = choice

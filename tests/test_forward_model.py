@@ -43,6 +43,7 @@ class Sampler(Bot):
             "texts": [a.text for a in legal_actions], "knowledge": model.knowledge,
             "same_deal": (first.hand_track, first.track_deck) == (second.hand_track, second.track_deck),
             "events": len(self.match.public_events),
+            "clocks": (self.match.decision_time_ms, self.match.time_bank_ms),
         })
         index = self.match.rng.randrange(len(legal_actions))
         # play one sample on to the end from the chosen action
@@ -79,6 +80,7 @@ def test_forward_model_over_grpc_matches_what_the_seat_knows(players: int) -> No
             assert seen["texts"] == [state.action_to_string(a) for a in actions]
             assert _without_window(seen["sample"]) == _without_window(state.observation(seat))
             assert seen["knowledge"] == know
+            assert seen["clocks"] == (1000, 10000)
             state.apply_action(seat, actions[reply.action_index])
             number += 1
         for seat in range(players):

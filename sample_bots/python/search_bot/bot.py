@@ -41,7 +41,10 @@ class SearchBot(Bot):
         except ValueError as exc:  # e.g. this process was restarted mid-match: the events before are lost
             print(f"search-bot: no forward model ({exc}); a random move", file=sys.stderr)
             return self.match.rng.randrange(len(legal_actions)), "no forward model"
-        budget = budget_for(model, self.budget_s) - (time.perf_counter() - started)
+        budget = budget_for(model, self.budget_s)
+        if self.match.decision_time_ms:  # never more than 40 % of the decision's own time
+            budget = min(budget, 0.4 * self.match.decision_time_ms / 1000)
+        budget -= time.perf_counter() - started
         index, figures = choose(model, max(budget, 0.0), self.match.rng)
         return index, f"{figures['rollouts']} rollouts, {figures['rounds']} rounds"
 
