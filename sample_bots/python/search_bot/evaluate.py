@@ -57,6 +57,7 @@ def main() -> None:
     times: list[float] = []
     places: list[int] = []
     for m in range(args.first, args.first + args.games):
+        mine: list[float] = []
         state = game.new_state(args.players, 10_000 + m)
         me = m % args.players
         log: list[dict] = []
@@ -71,7 +72,7 @@ def main() -> None:
                 model = ForwardModel(game, observation, log, None, seed=rng.getrandbits(32))
                 index, _ = search.choose(model, search.budget_for(model, args.budget), rng, clock,
                                          horizon=args.horizon)
-                times.append(clock() - started)
+                mine.append(clock() - started)
             else:
                 index = greedy.choose(observation, legal)
             state.apply_action(seat, actions[index])
@@ -80,7 +81,9 @@ def main() -> None:
         if place == 1:
             wins += 1.0 / sum(1 for p in outcome.places.values() if p == 1)
         places.append(place)
-        print(f"game {m} seat {me} place {place} cash {outcome.cash} wins {wins:g}/{len(places)}", flush=True)
+        times += mine
+        print(f"game {m} seat {me} place {place} cash {outcome.cash} wins {wins:g}/{len(places)} "
+              f"decisions {len(mine)} mean {statistics.fmean(mine) * 1e3:.0f} ms", flush=True)
     low, high = wilson(wins, len(places))
     print(f"budget {args.budget} s ({args.clock}): won {wins:g} of {len(places)} = {wins / len(places):.3f} "
           f"(95 % interval {low:.3f}-{high:.3f}), mean place {statistics.fmean(places):.2f}, "
