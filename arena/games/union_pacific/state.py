@@ -107,13 +107,13 @@ class UnionPacificState:
             start = _START_BOARDS[id(table)] = (table, tuple(tuple(ids) for ids in self.builds), tuple(self.free),
                                                 tuple(self.has_train), self.open_mask, tuple(self.sections_of),
                                                 tuple(self.trains_on_board), tuple(self.supply),
-                                                tuple(self.in_network), tuple(self.frontier))
+                                                tuple(self.in_network), tuple(self.frontier), tuple(self.own))
         else:
             self.builds = list(map(list, start[1]))
             self.free, self.has_train = list(start[2]), list(start[3])
             self.open_mask = start[4]
             self.sections_of, self.trains_on_board, self.supply = list(start[5]), list(start[6]), list(start[7])
-            self.in_network, self.frontier = list(start[8]), list(start[9])
+            self.in_network, self.frontier, self.own = list(start[8]), list(start[9]), list(start[10])
 
         # Track cards (§3.2).
         self.track_deck: list[int] = [k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k])]
@@ -180,47 +180,59 @@ class UnionPacificState:
         self.supply = list(board.company_trains)
         self.in_network = [0] * NUM_COMPANIES  # bitmask of the cities in each company's network
         self.frontier = [0] * NUM_COMPANIES  # bitmask of sections, per company
+        self.own = [0] * NUM_COMPANIES  # bitmask of the sections with a train of the company
         for c in range(NUM_COMPANIES):
-            self._join_city(c, board.company_home[c])
+            self._reach(c, 1 << board.company_home[c])
             for s in board.company_start[c]:
                 self._place(c, s)
 
-    def _join_city(self, c: int, city: int) -> None:
-        bit = 1 << city
-        if self.in_network[c] & bit:
+    def _reach(self, c: int, cities: int) -> None:
+        """Company ``c``'s network takes in the cities of the bitmask ``cities``: the sections
+        touching them that it may use, with an empty neutral space and without a train of
+        ``c``, join its frontier (and its build options, while it has a train left)."""
+        net = self.in_network[c]
+        cities &= ~net
+        if not cities:
             return
-        self.in_network[c] |= bit
+        self.in_network[c] = net | cities
         table = self.table
-        new = table.city_mask[city] & table.allowed_mask[c] & self.open_mask & ~self.frontier[c]
-        while new:
-            low = new & -new
-            new ^= low
-            s = low.bit_length() - 1
-            if not self.has_train[s] >> c & 1:
-                self.frontier[c] |= low
-                if self.supply[c]:
-                    self._add_option(c, s)
+        city_mask = table.city_mask
+        near = 0
+        while cities:  # one or two cities
+            low = cities & -cities
+            cities ^= low
+            near |= city_mask[low.bit_length() - 1]
+        new = near & table.allowed_mask[c] & self.open_mask & ~self.frontier[c] & ~self.own[c]
+        if not new:
+            return
+        self.frontier[c] |= new
+        if self.supply[c]:
+            while new:
+                low = new & -new
+                new ^= low
+                self._add_option(c, low.bit_length() - 1)
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
+        bit = 1 << s
         self.has_train[s] |= 1 << c
+        self.own[c] |= bit
         mine = self.sections_of[c]
-        i = bisect.bisect_left(mine, s)
+        i = bisect_left(mine, s)
         self.sections_of[c] = mine[:i] + (s,) + mine[i:]
         self.trains_on_board[c] += 1
-        self.supply[c] -= 1
-        bit = 1 << s
+        supply = self.supply
+        supply[c] -= 1
         frontier = self.frontier[c]
         if frontier & bit:
             self.frontier[c] = frontier = frontier ^ bit
             self._drop_option(c, s)
-        if not self.supply[c]:  # no train left: no option at all
+        if not supply[c]:  # no train left: no option at all
             while frontier:
                 low = frontier & -frontier
                 frontier ^= low
                 self._drop_option(c, low.bit_length() - 1)
-        self._join_city(c, self.board.section_a[s])
-        self._join_city(c, self.board.section_b[s])
+        self._reach(c, self.table.section_cities[s])
 
     def _any_placement(self) -> bool:
         return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
@@ -832,6 +844,7 @@ class UnionPacificState:
         other.supply = self.supply[:]
         other.in_network = self.in_network[:]
         other.frontier = self.frontier[:]
+        other.own = self.own[:]
         other.sections_of = self.sections_of[:]
         other.track_deck = self.track_deck[:]
         other.track_discard = self.track_discard[:]
