@@ -108,6 +108,8 @@ class Match:
         :mod:`arena.forward_model`); ``seed`` defaults to one drawn from :attr:`rng`."""
         from arena.forward_model import ForwardModel, game_for_board  # numpy: loaded by the bots that search
 
+        if self.game != codec.UNION_PACIFIC:
+            raise ValueError(f"the forward model knows {codec.UNION_PACIFIC!r} only, not {self.game!r}")
         if seed is None:
             seed = self.rng.getrandbits(64)
         return ForwardModel(game_for_board(self.board), observation, self.public_events, legal_actions, seed)

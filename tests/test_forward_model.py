@@ -4,7 +4,6 @@ and the search sample bot that plays on them (a real process, sandboxed, through
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
