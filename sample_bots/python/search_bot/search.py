@@ -41,7 +41,7 @@ from arena.games.union_pacific.state import DIVIDEND, DRAW_SHARE, EXCHANGE, FIRS
 
 #: Seconds of search per decision (build/invest/pass); draws and exchanges get half.  The
 #: default clocks allow 1 s per decision and a 10 s bank.
-DEFAULT_BUDGET_S = 0.4
+DEFAULT_BUDGET_S = 0.2
 #: Chance that the playout policy invests (when it may also build) while the next dividend is
 #: more turns away than the hand has batches (else it invests, mostly).
 INVEST_CHANCE = 0.15
