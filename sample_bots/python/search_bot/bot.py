@@ -4,7 +4,7 @@
 
 At each decision it asks the SDK for samples of the full game consistent with what its seat
 knows (``self.match.forward_model(...)``) and plays them on with the engine for about
-``SEARCH_BUDGET_S`` seconds (0.4 by default; half for draws and exchanges).
+``SEARCH_BUDGET_S`` seconds (0.2 by default; half for draws and exchanges).
 """
 
 from __future__ import annotations

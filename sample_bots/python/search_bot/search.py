@@ -7,12 +7,12 @@ with what the seat knows) and spends about ``budget_s`` seconds of wall-clock ti
 1. **Candidates.**  The legal actions, thinned where they are many: one build per
    company and section (the section's own card kind rather than a wild card), one
    investment per share combination (discarding what the hand has most of), no pair
-   investments when single ones exist; then the six that the payout model (below)
-   likes best right after the action, on one sample.
+   investments when single ones exist; then the ``PRIOR_KEEP`` that the payout model
+   (below) likes best right after the action, on one sample.
 2. **Rollouts.**  Each round deals a new sample (redeterminisation) and plays every
    candidate on it with a quick playout policy for every seat, the same dice for
-   every candidate (common random numbers), until the next dividend has been paid
-   (or ``HORIZON`` decisions).  Where it got is scored by the payout model: this
+   every candidate (common random numbers), for ``HORIZON`` decisions (about two rounds
+   of turns at four players) or until the next dividend has been paid.  Where it got is scored by the payout model: this
    seat's projected final cash minus the best other participant's.
 3. **Choice.**  After the first rounds, the candidates far behind are dropped
    (successive halving), so the time goes to the close calls.  The best mean wins.
@@ -41,7 +41,7 @@ from arena.games.union_pacific.state import DIVIDEND, DRAW_SHARE, EXCHANGE, FIRS
 
 #: Seconds of search per decision (build/invest/pass); draws and exchanges get half.  The
 #: default clocks allow 1 s per decision and a 10 s bank.
-DEFAULT_BUDGET_S = 0.4
+DEFAULT_BUDGET_S = 0.2
 #: Chance that the playout policy invests (when it may also build) while the next dividend is
 #: more turns away than the hand has batches (else it invests, mostly).
 INVEST_CHANCE = 0.15
@@ -50,7 +50,7 @@ FIRST_ROUNDS = 2
 #: Most candidates kept after a round past the first ones: the best, by mean score.
 KEEP = (6, 4, 3, 2)
 #: Candidates kept after the payout model's first look.
-PRIOR_KEEP = 6
+PRIOR_KEEP = 8
 #: What a track card in hand is worth (cash at the start, less as dividends pass); a wild card.
 TRACK_VALUE = 1.0
 WILD_VALUE = 2.5
@@ -61,7 +61,7 @@ DRAW_VALUE = 3.0
 #: Share deck cards drawn per turn, about (random and greedy players alike).
 DECK_CARDS_PER_TURN = 0.63
 #: Most decisions a rollout plays before it is evaluated (it stops after the next dividend).
-HORIZON = 120
+HORIZON = 24
 
 
 class Tables:
