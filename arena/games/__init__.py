@@ -1,21 +1,16 @@
-"""Games Arena can run, by name.  Each implements :mod:`arena.games.base`."""
+"""Games Arena can run, by name.  Each implements :mod:`arena.games.base` and registers
+itself (see :mod:`arena.games.registry`)."""
 
 from __future__ import annotations
 
-from arena.games.base import Game
+from typing import Any
+
+from arena.games.registry import GameSpec, game_spec, get_game, register_game, registered_games
+
+__all__ = ["GAMES", "GameSpec", "game_spec", "get_game", "register_game", "registered_games"]
 
 
-def get_game(name: str) -> Game:
-    """The game called ``name`` on its default data; a clear error for any other name."""
-    if name == "union_pacific":
-        from arena.games.union_pacific import default_game
-
-        return default_game()
-    if name == "ticket_to_ride_pennsylvania":
-        from arena.games.ticket_to_ride_pennsylvania import default_game as ttr_default_game
-
-        return ttr_default_game()
-    raise ValueError(f"unknown game {name!r}; Arena knows: {', '.join(GAMES)}")
-
-
-GAMES = ("union_pacific", "ticket_to_ride_pennsylvania")
+def __getattr__(name: str) -> Any:
+    if name == "GAMES":  # the registered games' names, read when asked (the registry loads lazily)
+        return tuple(spec.name for spec in registered_games())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

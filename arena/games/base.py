@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, runtime_checkable
+
+if TYPE_CHECKING:
+    from arena.games.registry import GameSpec
 
 #: The participant id of the two-player game's imaginary third shareholder.
 IMAGINARY = "imaginary"
@@ -117,8 +120,16 @@ class GameState(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """Static facts about a game and a factory for its states."""
+    """Static facts about a game and a factory for its states.
 
+    ``spec`` holds the facts as data; ``name``, ``min_players``, ``max_players`` and
+    ``variants`` repeat its fields for existing callers.  For the conformance suite
+    (tests/test_game_conformance.py) a game also offers ``hidden_twin(state, seat, rng)``:
+    a clone of ``state`` with what the rules hide from ``seat`` randomly re-dealt (see
+    arena/games/conformance.py).
+    """
+
+    spec: "GameSpec"
     name: str
     min_players: int
     max_players: int

@@ -17,7 +17,14 @@ from typing import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.games.ticket_to_ride_pennsylvania.state import INITIAL, keep_masks
+from arena.games.ticket_to_ride_pennsylvania.conformance import (
+    change_other_initial_pick,
+    reorder_ticket_deck,
+    reorder_train_deck,
+    reseed,
+    swap_other_hand_card_with_deck,
+    swap_other_ticket_with_deck,
+)
 from tests.games.ttr_scenario import (
     BOARD,
     KINDS,
@@ -40,66 +47,7 @@ OBSERVATION_KEYS = {
 Mutation = Callable[[object, int, random.Random], bool]
 
 
-def _others(state, me: int) -> list[int]:
-    return [s for s in range(state.num_players) if s != me]
-
-
 # -- hidden changes --------------------------------------------------------------------
-
-def swap_other_hand_card_with_deck(state, me: int, rng: random.Random) -> bool:
-    options = [(s, k, i) for s in _others(state, me) for k in range(len(KINDS))
-               if state.hands[s][k] > state.known[s][k] for i, d in enumerate(state.deck) if d != k]
-    if not options:
-        return False
-    seat, k, i = rng.choice(options)
-    state.hands[seat][k] -= 1
-    state.hands[seat][state.deck[i]] += 1
-    state.deck[i] = k
-    return True
-
-
-def reorder_train_deck(state, me: int, rng: random.Random) -> bool:
-    if len(set(state.deck)) < 2:
-        return False
-    before = list(state.deck)
-    while state.deck == before:
-        rng.shuffle(state.deck)
-    return True
-
-
-def reorder_ticket_deck(state, me: int, rng: random.Random) -> bool:
-    if len(state.ticket_deck) < 2:
-        return False
-    before = list(state.ticket_deck)
-    while state.ticket_deck == before:
-        rng.shuffle(state.ticket_deck)
-    return True
-
-
-def swap_other_ticket_with_deck(state, me: int, rng: random.Random) -> bool:
-    """Another seat's kept or offered ticket changes places with one in the deck."""
-    options = [(pile, s, i) for s in _others(state, me) for pile in ("tickets", "offers")
-               for i in range(len(getattr(state, pile)[s]))]
-    if not options or not state.ticket_deck:
-        return False
-    pile, seat, i = rng.choice(options)
-    j = rng.randrange(len(state.ticket_deck))
-    held = getattr(state, pile)[seat]
-    held[i], state.ticket_deck[j] = state.ticket_deck[j], held[i]
-    return True
-
-
-def change_other_initial_pick(state, me: int, rng: random.Random) -> bool:
-    if state.phase != INITIAL:
-        return False
-    options = [(s, m) for s in _others(state, me) if state.picks[s] is not None
-               for m in keep_masks(len(state.offers[s]), BOARD.tickets_keep_setup) if m != state.picks[s]]
-    if not options:
-        return False
-    seat, mask = rng.choice(options)
-    state.picks[seat] = mask
-    return True
-
 
 def _hidden_fields(event: dict, me: int) -> list[str]:
     """The fields of ``event`` that ``me`` may not see."""
@@ -152,11 +100,6 @@ def change_hidden_event_fields(state, me: int, rng: random.Random) -> bool:
             state.events[i] = event
             changed = True
     return changed
-
-
-def reseed(state, me: int, rng: random.Random) -> bool:
-    state.rng.seed(rng.random())
-    return True
 
 
 HIDDEN: list[Mutation] = [swap_other_hand_card_with_deck, reorder_train_deck, reorder_ticket_deck,

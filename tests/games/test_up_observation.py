@@ -17,12 +17,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, SHARE_CODES, UP
+from arena.games.union_pacific.conformance import (
+    change_other_pending_pick,
+    deck_of_shares,
+    reorder_share_deck,
+    reorder_track_deck,
+    swap_exchange_box_with_deck,
+    swap_exchange_box_with_other_hand,
+    swap_other_hand_share_with_deck,
+    swap_other_hand_track_with_deck,
+    swap_shares_between_other_hands,
+    swappable,
+)
 from arena.games.union_pacific.state import DIVIDEND
 from tests.games.scenario import (
     act,
     first_invest_all,
     hidden_view,
-    in_first_investment,
     new_game,
     play_randomly,
     set_display,
@@ -48,116 +59,6 @@ def _others(state, me: int) -> list[int]:
     return [s for s in range(state.num_players) if s != me]
 
 
-def _deck_of_shares(state) -> list[int]:
-    """The hidden undealt shares: the deck, or before it is laid out, the undealt pile."""
-    return state.share_deck if state.share_deck else state._pool
-
-
-def _swappable(state, seat: int) -> list[int]:
-    """Share kinds ``seat`` may lose from its hand without breaking its pending pick."""
-    hand = state.hand_shares[seat]
-    pick = state.picks[seat] if in_first_investment(state) else None
-    return [c for c in range(NUM_SHARE_KINDS) if hand[c] > (1 if c == pick else 0)]
-
-
-# -- hidden changes --------------------------------------------------------------------
-
-def swap_other_hand_share_with_deck(state, me: int, rng: random.Random) -> bool:
-    deck = _deck_of_shares(state)
-    options = [(s, c, i) for s in _others(state, me) for c in _swappable(state, s) if c != UP
-               for i, d in enumerate(deck) if d != DIVIDEND and d != c]
-    if not options:
-        return False
-    seat, c, i = rng.choice(options)
-    state.hand_shares[seat][c] -= 1
-    state.hand_shares[seat][deck[i]] += 1
-    deck[i] = c
-    return True
-
-
-def swap_shares_between_other_hands(state, me: int, rng: random.Random) -> bool:
-    options = [(a, b, ca, cb) for a in _others(state, me) for b in _others(state, me) if a < b
-               for ca in _swappable(state, a) for cb in _swappable(state, b) if ca != cb]
-    if not options:
-        return False
-    a, b, ca, cb = rng.choice(options)
-    state.hand_shares[a][ca] -= 1
-    state.hand_shares[a][cb] += 1
-    state.hand_shares[b][cb] -= 1
-    state.hand_shares[b][ca] += 1
-    return True
-
-
-def swap_other_hand_track_with_deck(state, me: int, rng: random.Random) -> bool:
-    options = [(s, k, i) for s in _others(state, me) for k, n in enumerate(state.hand_track[s]) if n
-               for i, m in enumerate(state.track_deck) if m != k]
-    if not options:
-        return False
-    seat, k, i = rng.choice(options)
-    state.hand_track[seat][k] -= 1
-    state.hand_track[seat][state.track_deck[i]] += 1
-    state.track_deck[i] = k
-    return True
-
-
-def reorder_share_deck(state, me: int, rng: random.Random) -> bool:
-    deck = _deck_of_shares(state)
-    if len(set(deck)) < 2:
-        return False
-    before = list(deck)
-    while deck == before:
-        rng.shuffle(deck)
-    return True
-
-
-def reorder_track_deck(state, me: int, rng: random.Random) -> bool:
-    deck = state.track_deck
-    if len(set(deck)) < 2:
-        return False
-    before = list(deck)
-    while deck == before:
-        rng.shuffle(deck)
-    return True
-
-
-def swap_exchange_box_with_other_hand(state, me: int, rng: random.Random) -> bool:
-    options = [(c, s, d) for c in range(NUM_SHARE_KINDS) if state.boxed_exchange[c]
-               for s in _others(state, me) for d in _swappable(state, s) if d != c]
-    if not options:
-        return False
-    c, seat, d = rng.choice(options)
-    state.boxed_exchange[c] -= 1
-    state.boxed_exchange[d] += 1
-    state.hand_shares[seat][d] -= 1
-    state.hand_shares[seat][c] += 1
-    return True
-
-
-def swap_exchange_box_with_deck(state, me: int, rng: random.Random) -> bool:
-    deck = state.share_deck
-    options = [(c, i) for c in range(len(COMPANIES)) if state.boxed_exchange[c]
-               for i, d in enumerate(deck) if d != DIVIDEND and d != c]
-    if not options:
-        return False
-    c, i = rng.choice(options)
-    state.boxed_exchange[c] -= 1
-    state.boxed_exchange[deck[i]] += 1
-    deck[i] = c
-    return True
-
-
-def change_other_pending_pick(state, me: int, rng: random.Random) -> bool:
-    if not in_first_investment(state):
-        return False
-    options = [(s, c) for s in _others(state, me) if state.picks[s] is not None
-               for c in range(NUM_SHARE_KINDS) if state.hand_shares[s][c] and c != state.picks[s]]
-    if not options:
-        return False
-    seat, c = rng.choice(options)
-    state.picks[seat] = c
-    return True
-
-
 # Hidden changes to the record: another history that differs from the real one only in what
 # §10 hides (the state is changed to match, as that history would have left it).
 
@@ -171,7 +72,7 @@ def rewrite_other_blind_draw(state, me: int, rng: random.Random) -> bool:
     options = [(i, d) for i in _events_of_others(state, me, "draw") if state.events[i]["source"] == "deck"
                and state.events[i]["company"] is not None
                and state.events[i]["company"] != "UP"
-               and COMPANIES.index(state.events[i]["company"]) in _swappable(state, state.events[i]["seat"])
+               and COMPANIES.index(state.events[i]["company"]) in swappable(state, state.events[i]["seat"])
                for d, card in enumerate(state.share_deck) if card != DIVIDEND
                and COMPANIES[card] != state.events[i]["company"]]
     if not options:
@@ -189,7 +90,7 @@ def rewrite_other_blind_draw(state, me: int, rng: random.Random) -> bool:
 def rewrite_other_exchange(state, me: int, rng: random.Random) -> bool:
     """Another seat boxed another card of its hand in an exchange."""
     options = [(i, c) for i in _events_of_others(state, me, "exchange")
-               for c in _swappable(state, state.events[i]["seat"]) if SHARE_CODES[c] != state.events[i]["company"]]
+               for c in swappable(state, state.events[i]["seat"]) if SHARE_CODES[c] != state.events[i]["company"]]
     if not options:
         return False
     i, c = rng.choice(options)
@@ -226,8 +127,8 @@ def rewrite_other_track_draw(state, me: int, rng: random.Random) -> bool:
 def rewrite_other_dealt_hand(state, me: int, rng: random.Random) -> bool:
     """Another seat was dealt another share (still in its hand), which is in the deck instead."""
     setup = state.events[0]
-    deck = _deck_of_shares(state)
-    options = [(s, c, d) for s in _others(state, me) for c in _swappable(state, s) if c != UP
+    deck = deck_of_shares(state)
+    options = [(s, c, d) for s in _others(state, me) for c in swappable(state, s) if c != UP
                and setup["hands"][s]["shares"].get(SHARE_CODES[c])
                for d, card in enumerate(deck) if card != DIVIDEND and card != c]
     if not options:
@@ -293,8 +194,8 @@ def one_more_invested(state, me: int, rng: random.Random) -> bool:
 
 
 def swap_own_hand_share_with_deck(state, me: int, rng: random.Random) -> bool:
-    deck = _deck_of_shares(state)
-    options = [(c, i) for c in _swappable(state, me) if c != UP for i, d in enumerate(deck) if d not in (DIVIDEND, c)]
+    deck = deck_of_shares(state)
+    options = [(c, i) for c in swappable(state, me) if c != UP for i, d in enumerate(deck) if d not in (DIVIDEND, c)]
     if not options:
         return False
     c, i = rng.choice(options)

@@ -6,6 +6,7 @@ The rules engine only: pure, deterministic, on the board file shipped in
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from typing import Any
 
@@ -18,21 +19,33 @@ from arena.games.ticket_to_ride_pennsylvania.board import (
     load_default_board,
 )
 from arena.games.ticket_to_ride_pennsylvania.state import GAME_NAME, NEUTRAL_PARTICIPANT, VARIANTS, TicketToRideState
+from arena.games.registry import GameSpec, register_game
 
-__all__ = ["TicketToRidePennsylvania", "TicketToRideState", "Board", "board_from_json", "load_default_board",
+__all__ = ["SPEC", "TicketToRidePennsylvania", "TicketToRideState", "Board", "board_from_json", "load_default_board",
            "default_game", "NEUTRAL_PARTICIPANT"]
+
+
+#: No reference participants: the two-player game's neutral shareholder takes places in the
+#: share majorities (§11.4) but is no participant of the result (§10.5).
+SPEC = GameSpec(
+    name=GAME_NAME,
+    title="Ticket to Ride: Pennsylvania",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    variants=VARIANTS,
+    score_name="score",  # what an outcome's numbers are: the final score in points (rules §10)
+    score_unit="points",
+)
 
 
 class TicketToRidePennsylvania:
     """The game object: static facts and a factory for states (see arena.games.base.Game)."""
 
-    name = GAME_NAME
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    variants = VARIANTS
-    #: What an outcome's numbers are: the final score in points (rules §10).
-    score_name = "score"
-    score_unit = "points"
+    spec = SPEC
+    name = SPEC.name
+    min_players = SPEC.min_players
+    max_players = SPEC.max_players
+    variants = SPEC.variants
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else load_default_board()
@@ -45,12 +58,20 @@ class TicketToRidePennsylvania:
         return {"name": self.board.name, "sha256": self.board.sha256}
 
     def participants(self, players: int) -> tuple[str, ...]:
-        """The seats alone: the two-player game's neutral shareholder takes places in the
-        share majorities (§11.4) but is no participant of the result (§10.5)."""
-        return tuple(str(s) for s in range(players))
+        """The seats alone (see :data:`SPEC`)."""
+        return SPEC.participants(players)
+
+    def hidden_twin(self, state: TicketToRideState, seat: int, rng: random.Random) -> TicketToRideState | None:
+        """For the conformance suite: see :func:`arena.games.ticket_to_ride_pennsylvania.conformance.hidden_twin`."""
+        from arena.games.ticket_to_ride_pennsylvania.conformance import hidden_twin
+
+        return hidden_twin(state, seat, rng)
 
 
 @lru_cache(maxsize=1)
 def default_game() -> TicketToRidePennsylvania:
     """The game on the default board, built once per process."""
     return TicketToRidePennsylvania()
+
+
+register_game(SPEC, default_game)
