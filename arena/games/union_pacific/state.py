@@ -4,22 +4,15 @@ Pure and deterministic: the only randomness is the state's own seeded generator,
 used for the shuffles at setup and for track reshuffles, so the same seed and the
 same actions give the same game, event for event.
 
-The state is kept incrementally, in flat lists indexed by seat, company, card kind
-and section, so that enumerating legal actions never recomputes the board:
-
-* ``frontier[c]`` is the set of sections company ``c`` may reach, as a bitmask (bit
-  ``s`` for section ``s``): touching its network, of a type it may use, with an empty
-  neutral space, without a train of ``c`` yet.
-* ``free[s]`` counts the empty neutral spaces of section ``s``; ``open_mask`` has the
-  bits of the sections with one.
-* ``builds[k]`` is the sorted list of the legal build ids with a card of kind ``k``.
+The state is kept in flat lists indexed by seat, company, card kind and section;
+the board's side (trains, networks, frontiers, the legal builds, all kept
+incrementally) is in network.py.
 """
 
 from __future__ import annotations
 
 import bisect
 import random
-from bisect import bisect_left, insort
 from itertools import compress
 from typing import Any
 
@@ -43,6 +36,7 @@ from arena.games.union_pacific.board import (
     WILD,
     Board,
 )
+from arena.games.union_pacific.network import Network
 from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
 
 DIVIDEND = -1  # a dividend card in the share deck
@@ -53,11 +47,6 @@ PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
 
 VARIANTS = ("standard", "pro")
 _KIND_RANGE = range(NUM_CARD_KINDS)
-_COMPANY_RANGE = range(NUM_COMPANIES)
-#: The board fields right after the starting trains are placed, per action table (by id; the
-#: entry holds the table, so an id reused by another table is told apart).  Immutable.
-_START_BOARDS: dict[int, tuple] = {}
-
 #: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
@@ -74,7 +63,7 @@ def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
     return {names[i]: n for i, n in enumerate(counts) if n}
 
 
-class UnionPacificState:
+class UnionPacificState(Network):
     """One game of Union Pacific (see :class:`arena.games.base.GameState`)."""
 
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
@@ -95,25 +84,9 @@ class UnionPacificState:
         self.history: list[tuple[int, int]] = []  # (seat, action) in the order applied
         self.end_at = 3 if players == 2 else 4
 
-        # Board: starting trains (§3.1), the same in every game on this board: laid out once
-        # (_lay_out_board), then copied.
-        # builds[k]: the legal build ids with a card of kind k, sorted (by company, then
-        # section: the id order).  Kept exact as the board changes (_add_option,
-        # _drop_option): a company with a train left has one option per frontier section.
+        # Board: starting trains (§3.1) and the bookkeeping of network.py.
         self.allowed = table.allowed
-        start = _START_BOARDS.get(id(table))
-        if start is None or start[0] is not table:
-            self._lay_out_board()
-            start = _START_BOARDS[id(table)] = (table, tuple(tuple(ids) for ids in self.builds), tuple(self.free),
-                                                tuple(self.has_train), self.open_mask, tuple(self.sections_of),
-                                                tuple(self.trains_on_board), tuple(self.supply),
-                                                tuple(self.in_network), tuple(self.frontier), tuple(self.own))
-        else:
-            self.builds = list(map(list, start[1]))
-            self.free, self.has_train = list(start[2]), list(start[3])
-            self.open_mask = start[4]
-            self.sections_of, self.trains_on_board, self.supply = list(start[5]), list(start[6]), list(start[7])
-            self.in_network, self.frontier, self.own = list(start[8]), list(start[9]), list(start[10])
+        self._set_up_board()
 
         # Track cards (§3.2).
         self.track_deck: list[int] = [k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k])]
@@ -164,78 +137,6 @@ class UnionPacificState:
             ],
             "up_stack": self.up_stack,
         })
-
-    # -- board bookkeeping --------------------------------------------------------
-
-    def _lay_out_board(self) -> None:
-        """The starting trains on an empty board (§3.1), with the bookkeeping below."""
-        board = self.board
-        n_sec = board.num_sections
-        self.builds = [[] for _ in range(NUM_CARD_KINDS)]
-        self.free = list(board.neutral_spaces)
-        self.has_train = [0] * n_sec  # bitmask of companies per section
-        self.open_mask = sum(1 << s for s in range(n_sec) if self.free[s])
-        self.sections_of = [()] * NUM_COMPANIES  # sorted tuples, per company
-        self.trains_on_board = [0] * NUM_COMPANIES
-        self.supply = list(board.company_trains)
-        self.in_network = [0] * NUM_COMPANIES  # bitmask of the cities in each company's network
-        self.frontier = [0] * NUM_COMPANIES  # bitmask of sections, per company
-        self.own = [0] * NUM_COMPANIES  # bitmask of the sections with a train of the company
-        for c in range(NUM_COMPANIES):
-            self._reach(c, 1 << board.company_home[c])
-            for s in board.company_start[c]:
-                self._place(c, s)
-
-    def _reach(self, c: int, cities: int) -> None:
-        """Company ``c``'s network takes in the cities of the bitmask ``cities``: the sections
-        touching them that it may use, with an empty neutral space and without a train of
-        ``c``, join its frontier (and its build options, while it has a train left)."""
-        net = self.in_network[c]
-        cities &= ~net
-        if not cities:
-            return
-        self.in_network[c] = net | cities
-        table = self.table
-        city_mask = table.city_mask
-        near = 0
-        while cities:  # one or two cities
-            low = cities & -cities
-            cities ^= low
-            near |= city_mask[low.bit_length() - 1]
-        new = near & table.allowed_mask[c] & self.open_mask & ~self.frontier[c] & ~self.own[c]
-        if not new:
-            return
-        self.frontier[c] |= new
-        if self.supply[c]:
-            while new:
-                low = new & -new
-                new ^= low
-                self._add_option(c, low.bit_length() - 1)
-
-    def _place(self, c: int, s: int) -> None:
-        """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
-        bit = 1 << s
-        self.has_train[s] |= 1 << c
-        self.own[c] |= bit
-        mine = self.sections_of[c]
-        i = bisect_left(mine, s)
-        self.sections_of[c] = mine[:i] + (s,) + mine[i:]
-        self.trains_on_board[c] += 1
-        supply = self.supply
-        supply[c] -= 1
-        frontier = self.frontier[c]
-        if frontier & bit:
-            self.frontier[c] = frontier = frontier ^ bit
-            self._drop_option(c, s)
-        if not supply[c]:  # no train left: no option at all
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                self._drop_option(c, low.bit_length() - 1)
-        self._reach(c, self.table.section_cities[s])
-
-    def _any_placement(self) -> bool:
-        return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
 
     # -- the interface ------------------------------------------------------------
 
@@ -301,63 +202,6 @@ class UnionPacificState:
             base = self.table.pass_
             out = [base + k for k in held]
         return out
-
-    def _fill(self, s: int) -> None:
-        """Section ``s`` has no empty neutral space left: nobody may build there again.
-
-        It leaves every frontier, and its build ids leave the build lists.
-        """
-        bit = 1 << s
-        self.open_mask &= ~bit
-        frontier = self.frontier
-        for c in _COMPANY_RANGE:
-            if frontier[c] & bit:
-                frontier[c] ^= bit
-                if self.supply[c]:
-                    self._drop_option(c, s)
-
-    def _add_option(self, c: int, s: int) -> None:
-        """Company ``c`` (with a train left) may now build on ``s``."""
-        t, typed, wild = self.table.build_options[c][s]
-        builds = self.builds
-        insort(builds[t], typed)
-        insort(builds[WILD], wild)
-
-    def _drop_option(self, c: int, s: int) -> None:
-        """Company ``c`` (which had a train left) may no longer build on ``s``."""
-        t, typed, wild = self.table.build_options[c][s]
-        ids = self.builds[t]
-        del ids[bisect_left(ids, typed)]
-        ids = self.builds[WILD]
-        del ids[bisect_left(ids, wild)]
-
-    def builds_from_scratch(self) -> list[list[int]]:
-        """The legal build ids by card kind, recomputed from the board alone.
-
-        The engine keeps them incrementally (``_add_option``, ``_drop_option``); this is their
-        definition, for the tests that check the two always agree.
-        """
-        out: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
-        block = self.table.build_block
-        board = self.board
-        for k in range(NUM_CARD_KINDS):
-            for c in range(NUM_COMPANIES):
-                if not self.supply[c]:
-                    continue
-                for s in range(board.num_sections):
-                    if (self.free[s] and self.allowed[c][s] and not self.has_train[s] >> c & 1
-                            and (k == WILD or board.section_type[s] == k)
-                            and self.in_network[c] & (1 << board.section_a[s] | 1 << board.section_b[s])):
-                        out[k].append(block[k][c] + s)
-        return out
-
-    def build_actions(self) -> list[list[int]]:
-        """The legal build ids by card kind (a copy), as the engine keeps them."""
-        return [list(ids) for ids in self.builds]
-
-    def _reset_builds(self) -> None:
-        """Recompute the build lists from the board (for code that edits the board's fields directly)."""
-        self.builds = self.builds_from_scratch()
 
     def apply_action(self, seat: int, action: int) -> None:
         if type(action) is not int:  # not bool, float or str: exactly an action id
