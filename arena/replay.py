@@ -41,6 +41,7 @@ def build_replay(
         "format": FORMAT,
         "version": VERSION,
         "game": game.name,
+        "rules": game.spec.rules_revision,
         "seed": seed,
         "variant": variant,
         "players": state.num_players,
@@ -129,6 +130,12 @@ def _replaying(data: dict[str, Any]) -> Iterator[tuple[Game, GameState]]:
         game = get_game(name)
     except ValueError as exc:
         raise ReplayError(f"replay: {exc}") from None
+    rules = data.get("rules", 1)  # absent: recorded before replays named their rules revision
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:
+        raise ReplayError(f"replay: field 'rules' must be a whole number from 1, got {rules!r}")
+    if rules > game.spec.rules_revision:
+        raise ReplayError(f"replay: it was recorded under revision {rules} of the {game.spec.title} rules; this "
+                          f"Arena plays revision {game.spec.rules_revision}: re-play it with a newer Arena")
     seed = _need(data, "seed", int)
     variant = _need(data, "variant", str)
     players = _need(data, "players", int)
@@ -168,10 +175,41 @@ def verify_replay(data: dict[str, Any]) -> Verification:
         raise ReplayError(f"replay: expected a JSON object, got {type(data).__name__}")
     stored_events = _need(data, "events", list)
     stored_result = _need(data, "result", dict)
-    _, state = replay_game(data)
+    try:
+        _, state = replay_game(data)
+    except ReplayError as exc:
+        note = _older_rules(data) if isinstance(data.get("game"), str) else ""
+        raise ReplayError(f"{exc}; {note}" if note else str(exc)) from None
     n_actions = len(data["actions"])
     if not state.is_terminal():
-        return Verification(False, f"the {n_actions} actions do not finish the game", n_actions, len(stored_events))
+        verdict = Verification(False, f"the {n_actions} actions do not finish the game", n_actions,
+                               len(stored_events))
+    else:
+        verdict = _compare(data, state, stored_events, stored_result, n_actions)
+    if not verdict.ok:
+        note = _older_rules(data)
+        if note:
+            return Verification(False, f"{verdict.message}; {note}", verdict.actions, verdict.events)
+    return verdict
+
+
+def _older_rules(data: dict[str, Any]) -> str:
+    """Why a replay recorded under an earlier revision of its game's rules may not re-play ('' if it was not)."""
+    try:
+        spec = get_game(data["game"]).spec
+    except ValueError:
+        return ""
+    recorded = data.get("rules", 1)
+    if not isinstance(recorded, int) or isinstance(recorded, bool) or recorded >= spec.rules_revision:
+        return ""
+    changes = "; ".join(spec.rules_changes[max(recorded - 1, 0):])
+    return (f"it was recorded under revision {recorded} of the {spec.title} rules and this Arena plays revision "
+            f"{spec.rules_revision}, which changed: {changes}. Its stored events and result still stand; "
+            "only the re-play differs")
+
+
+def _compare(data: dict[str, Any], state: GameState, stored_events: list[Any], stored_result: dict[str, Any],
+             n_actions: int) -> Verification:
     events = list(state.events)
     for i, (mine, theirs) in enumerate(zip(events, stored_events)):
         if mine != theirs:

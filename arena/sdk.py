@@ -45,7 +45,7 @@ import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import grpc
 
@@ -54,6 +54,9 @@ from arena.host.codec import LegalAction
 from arena.host.manifest import is_address
 from arena.protocol import PROTOCOL_VERSION
 from arena.v1 import bot_pb2, bot_pb2_grpc
+
+if TYPE_CHECKING:
+    from arena.forward_model import ForwardModel
 
 __all__ = ["Bot", "LegalAction", "LegalActions", "Match", "MatchResult", "ServeError", "make_server", "serve"]
 
@@ -93,6 +96,23 @@ class Match:
     board: dict[str, Any] | None  # the board JSON (None if StartMatch never came)
     rng: random.Random = field(repr=False)
     data: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: every public event this seat has been shown so far (each decision's ``public_events``, in order)
+    public_events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: the clocks of the decision being made (``DecisionRequest``): its own time and the bank left
+    decision_time_ms: int | None = None
+    time_bank_ms: int | None = None
+
+    def forward_model(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction] | None = None,
+                      seed: int | None = None) -> "ForwardModel":
+        """Full game states consistent with what this seat knows, to search (see
+        :mod:`arena.forward_model`); ``seed`` defaults to one drawn from :attr:`rng`."""
+        from arena.forward_model import ForwardModel, game_for_board  # numpy: loaded by the bots that search
+
+        if self.game != codec.UNION_PACIFIC:
+            raise ValueError(f"the forward model knows {codec.UNION_PACIFIC!r} only, not {self.game!r}")
+        if seed is None:
+            seed = self.rng.getrandbits(64)
+        return ForwardModel(game_for_board(self.board), observation, self.public_events, legal_actions, seed)
 
 
 @dataclass(frozen=True)
@@ -275,6 +295,8 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             match = self._open(context, Match(
                 request.match_id, request.seat, observation["num_players"], observation["variant"],
                 observation["game"], None, _match_rng(request.match_id, request.seat)))
+        match.public_events.extend(observation.get("public_events", ()))
+        match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         legal = LegalActions(request.legal_actions)
         choice = self._hook(context, match, "decide()", self._decide, observation, legal)
         index, debug = choice

@@ -20,6 +20,14 @@ def test_bench_engine_counts_games_and_decisions() -> None:
     assert f.games_per_s > 0 and f.decisions_per_s > f.games_per_s and f.median_ms > 0
 
 
+def test_bench_instructions_counts_each_part_in_the_same_games() -> None:
+    """The callgrind worker (valgrind itself is not needed here): every part plays the same games."""
+    from arena.bench.instructions import PARTS, play
+
+    decisions = {part: play(players=3, games=2, part=part) for part in PARTS}
+    assert len(set(decisions.values())) == 1 and decisions["all"] > 50
+
+
 def test_bench_tournament_plays_a_real_tournament() -> None:
     (f,) = bench_tournament((2,), rounds=1)
     assert f.concurrency == 2 and f.matches == 4  # C(4,4) * 4 rotations

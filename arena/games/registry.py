@@ -33,6 +33,10 @@ class GameSpec:
     ``reference_participants`` lists, per seat count, the participants an outcome ranks
     besides the seats (``"0"``, ``"1"``, …): Union Pacific's imaginary shareholder in the
     two-player game.  ``score_name``/``score_unit`` say what an outcome's numbers are.
+    ``rules_changes`` says, oldest first, what each revision of the engine's rules changed
+    since the first: a replay records the revision it was played under
+    (:attr:`rules_revision`), so that one from before a change says why it no longer
+    re-plays instead of looking tampered with.
     """
 
     name: str
@@ -43,6 +47,7 @@ class GameSpec:
     score_name: str
     score_unit: str
     reference_participants: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    rules_changes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -65,6 +70,11 @@ class GameSpec:
     @property
     def seat_counts(self) -> tuple[int, ...]:
         return tuple(range(self.min_players, self.max_players + 1))
+
+    @property
+    def rules_revision(self) -> int:
+        """1 for the rules as first implemented, plus one per entry of ``rules_changes``."""
+        return 1 + len(self.rules_changes)
 
     @property
     def default_variant(self) -> str:

@@ -185,7 +185,6 @@ def put_train(state: UnionPacificState, code: str, a: str, b: str) -> None:
     s = section(a, b)
     if not state.free[s]:
         raise ValueError(f"{a}-{b} has no empty neutral space to put a {code} train on")
-    state._dirty.update(range(NUM_COMPANIES))  # every company's build ids are recomputed
     state.free[s] -= 1
     if not state.free[s]:
         state._fill(s)  # a full section leaves every frontier
@@ -194,7 +193,7 @@ def put_train(state: UnionPacificState, code: str, a: str, b: str) -> None:
 
 def set_supply(state: UnionPacificState, code: str, trains: int) -> None:
     state.supply[COMPANIES.index(code)] = trains
-    state._dirty.update(range(NUM_COMPANIES))
+    state._reset_builds()
 
 
 def block_all_builds(state: UnionPacificState) -> None:

@@ -237,20 +237,34 @@ def test_each_turn_starts_with_the_top_track_card() -> None:
     assert state.observation(1)["turn"] == 2
 
 
-def test_an_empty_track_deck_is_refilled_from_the_shuffled_discards() -> None:
+def test_the_draw_that_takes_the_last_track_card_reshuffles_the_discards_at_once() -> None:
+    """§4.1 (all three rulebooks: "when the last card is drawn"): the reshuffle comes with
+    the draw that empties the deck, not with the next draw; so the card the drawer
+    discards later in that turn starts the new discard pile and is not in the new deck."""
     state = started_game(3, seed=6)
-    stack_track_deck(state, [])
+    stack_track_deck(state, ["COAST"])  # seat 1 will draw the last card
     set_track_discards(state, {"MOUNTAIN": 5})
     set_track_hand(state, 0, {"PLAIN": 4})
     set_share_hand(state, 0, {"DM": 1})
-    hand1 = Counter(state.observation(1)["hand"]["track"])
-    act(state, 0, "invest 1 DM discard PLAIN")
+    act(state, 0, "invest 1 DM discard PLAIN")  # the discards: 5 MOUNTAIN, 1 PLAIN
+    assert [e["type"] for e in state.events[-2:]] == ["turn", "reshuffle"]
+    assert state.events[-2]["seat"] == 1 and state.events[-2]["track_card"] == "COAST"
+    assert state.events[-1]["cards"] == 6
     obs = state.observation(1)
-    assert events_of(state, "reshuffle")[-1]["cards"] == 6
-    assert obs["track_deck"] == 5
+    assert obs["track_deck"] == 6
     assert obs["track_discards"] == {"PLAIN": 0, "COAST": 0, "BORDER": 0, "MOUNTAIN": 0, "WILD": 0}
-    drawn = Counter(obs["hand"]["track"]) - hand1
-    assert sum(drawn.values()) == 1 and set(drawn) <= {"MOUNTAIN", "PLAIN"}
+    assert obs["hand"]["track"].get("COAST", 0) >= 1
+    set_track_hand(state, 1, {"WILD": 4})
+    set_share_hand(state, 1, {"DM": 1})
+    act(state, 1, "invest 1 DM discard WILD")
+    obs = state.observation(2)
+    assert obs["track_discards"]["WILD"] == 1 and sum(obs["track_discards"].values()) == 1  # the new pile
+    assert obs["track_deck"] == 5  # seat 2 drew from the new deck: no second reshuffle
+    assert len(events_of(state, "reshuffle")) == 1
+    # Every seat sees the reshuffle among its public events, right after the turn's draw.
+    seen = obs["public_events"]
+    i = seen.index({"type": "reshuffle", "cards": 6})
+    assert seen[i - 1] == {"type": "turn", "turn": 2, "seat": 1}  # seat 1's card is hidden from seat 2
 
 
 # -- §5.2 build legality ----------------------------------------------------------------

@@ -22,6 +22,7 @@ or exactly one share of each of two companies.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 from typing import Any, Callable, Sequence
 
@@ -32,11 +33,13 @@ from arena.games.union_pacific.board import (
     NUM_SHARE_KINDS,
     SHARE_CODES,
     UP,
+    WILD,
     Board,
 )
 
 DRAW_DECK = NUM_COMPANIES
 DRAW_UP = NUM_COMPANIES + 1
+_SHARE_RANGE = range(NUM_SHARE_KINDS)
 
 
 class ActionTable:
@@ -74,27 +77,51 @@ class ActionTable:
         self.allowed: tuple[tuple[bool, ...], ...] = tuple(
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
         )
+        #: build_parts[a - build]: (card kind, company, section) of build id a
+        self.build_parts = tuple((k, c, sec) for k in range(NUM_CARD_KINDS) for c in range(NUM_COMPANIES)
+                                 for sec in range(s))
+        #: build_options[c][s]: (section type t, id of building c on s with a card of kind t,
+        #: id with a wild card): the two build ids company c gains or loses with section s
+        self.build_options = tuple(
+            tuple((board.section_type[sec], self.build_block[board.section_type[sec]][c] + sec,
+                   self.build_block[WILD][c] + sec) for sec in range(s))
+            for c in range(NUM_COMPANIES)
+        )
+        #: allowed_mask[c]: the sections company c may use, as a bitmask (bit s: section s)
+        self.allowed_mask = tuple(sum(1 << sec for sec in range(s) if ok[sec]) for ok in self.allowed)
+        #: city_mask[city]: the sections touching a city, as a bitmask
+        self.city_mask = tuple(sum(1 << sec for sec in secs) for secs in board.city_sections)
+        #: section_cities[s]: the two cities of section s, as a bitmask (bit i: city i)
+        self.section_cities = tuple(1 << a | 1 << b for a, b in zip(board.section_a, board.section_b))
         self.num_combos = len(self.combos)
         #: invest_ids[k][combo]: the invest action id of a combo with a discard of kind k
         self.invest_ids = tuple(
             [self.invest + k * self.num_combos + combo for combo in range(self.num_combos)]
             for k in range(NUM_CARD_KINDS)
         )
-        self._pickers: dict[tuple[int, ...], Callable[[list[int]], Sequence[int]]] = {}
+        #: single_combos[c][n]: the combos of 1..n shares of company c
+        self.single_combos = tuple(
+            tuple(tuple(range(self.single_offset[c], self.single_offset[c] + n)) for n in range(max_count[c] + 1))
+            for c in range(NUM_SHARE_KINDS)
+        )
+        self._pair_combos: dict[tuple[int, ...], tuple[int, ...]] = {}  # by the companies held (at most 2**11)
+        self._pickers: dict[tuple[int, ...], Callable[[Sequence[int]], Sequence[int]]] = {}
 
-    def invest_combos(self, hand: Sequence[int]) -> list[int]:
-        """The investment combos a hand of share counts allows, sorted."""
-        owned = [c for c in range(NUM_SHARE_KINDS) if hand[c]]
-        combos: list[int] = []
+    def invest_combos(self, hand: Sequence[int]) -> tuple[int, ...]:
+        """The investment combos a hand of share counts allows, sorted: the singles by
+        company, then the pairs."""
+        owned = tuple(compress(_SHARE_RANGE, hand))
+        combos: tuple[int, ...] = ()
+        singles = self.single_combos
         for c in owned:
-            first = self.single_offset[c]
-            combos.extend(range(first, first + hand[c]))
-        for i, c1 in enumerate(owned):
-            row = self.pair_index[c1]
-            combos.extend(row[c2] for c2 in owned[i + 1:])
-        return combos
+            combos += singles[c][hand[c]]
+        pairs = self._pair_combos.get(owned)
+        if pairs is None:
+            pairs = self._pair_combos[owned] = tuple(
+                self.pair_index[c1][c2] for i, c1 in enumerate(owned) for c2 in owned[i + 1:])
+        return combos + pairs
 
-    def invest_picker(self, hand: tuple[int, ...]) -> Callable[[list[int]], Sequence[int]]:
+    def invest_picker(self, hand: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
         """A function that picks, from ``invest_ids[k]``, the invest ids a hand allows.
 
         Memoised per hand (emptied past 2**16 hands): the picking is then one C

@@ -128,7 +128,8 @@ def _action_start(events: Sequence[Mapping[str, Any]], end: int, seat: int, kind
     first investment are recorded together by ``first_investment`` (before it is
     written, a pick has written nothing: its events begin at the log's end); an
     exchange of nothing writes nothing itself and its events begin with the next
-    turn (or the stalemate), which the draw before it cannot write.
+    turn (or the stalemate), which the draw before it cannot write (a track reshuffle
+    comes after the ``turn`` whose draw took the last card).
     """
     q = end - 1
     if kind == "first_invest":
@@ -137,8 +138,6 @@ def _action_start(events: Sequence[Mapping[str, Any]], end: int, seat: int, kind
         return q if q >= 0 else end
     if kind == "exchange_none":
         while q >= 0 and events[q]["type"] not in ("turn", "stalemate"):
-            q -= 1
-        if q > 0 and events[q - 1]["type"] == "reshuffle":  # a reshuffle written before the turn's draw
             q -= 1
         return q if q >= 0 else None
     while q >= 0:

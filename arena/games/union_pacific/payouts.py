@@ -19,28 +19,27 @@ UP_TABLE: tuple[tuple[int, ...], ...] = (
 
 def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
     """Pay one company's dividend of value V = trains on the board + 1 (§7.3)."""
-    top = second = 0  # the highest and second-highest share counts
-    for h in holdings:
-        if h > top:
-            top, second = h, top
-        elif top > h > second:
-            second = h
     paid = [0] * len(holdings)
+    top = max(holdings, default=0)  # the highest share count
     if top <= 0:  # nobody invested
         return paid
     half = value // 2
-    leaders = [i for i, h in enumerate(holdings) if h == top]
-    if len(leaders) > 1:  # tied for most: they share both amounts
-        each = (value + half) // len(leaders)
-        for i in leaders:
-            paid[i] = each
-    elif second <= 0:  # one shareholder only
-        paid[leaders[0]] = value + half
-    else:  # one leader; the second-highest count shares the half
-        paid[leaders[0]] = value
-        seconds = [i for i, h in enumerate(holdings) if h == second]
-        each = half // len(seconds)
-        for i in seconds:
+    leaders = holdings.count(top)
+    if leaders > 1:  # tied for most: they share both amounts
+        each = (value + half) // leaders
+        for i, h in enumerate(holdings):
+            if h == top:
+                paid[i] = each
+        return paid
+    second = max([h for h in holdings if h != top], default=0)  # the second-highest count (0: none)
+    if second <= 0:  # one shareholder only
+        paid[holdings.index(top)] = value + half
+        return paid
+    # one leader; the second-highest count shares the half
+    paid[holdings.index(top)] = value
+    each = half // holdings.count(second)
+    for i, h in enumerate(holdings):
+        if h == second:
             paid[i] = each
     return paid
 

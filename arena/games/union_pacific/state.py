@@ -4,19 +4,16 @@ Pure and deterministic: the only randomness is the state's own seeded generator,
 used for the shuffles at setup and for track reshuffles, so the same seed and the
 same actions give the same game, event for event.
 
-The state is kept incrementally, in flat lists indexed by seat, company, card kind
-and section, so that enumerating legal actions never recomputes the board:
-
-* ``frontier[c]`` is the sorted list of sections company ``c`` may reach: touching
-  its network, of a type it may use, without a train of ``c`` yet.  It changes only
-  when ``c`` builds.
-* ``free[s]`` counts the empty neutral spaces of section ``s``.
+The state is kept in flat lists indexed by seat, company, card kind and section;
+the board's side (trains, networks, frontiers, the legal builds, all kept
+incrementally) is in network.py.
 """
 
 from __future__ import annotations
 
 import bisect
 import random
+from itertools import compress
 from typing import Any
 
 from arena.games.base import (
@@ -39,6 +36,7 @@ from arena.games.union_pacific.board import (
     WILD,
     Board,
 )
+from arena.games.union_pacific.network import Network
 from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
 
 DIVIDEND = -1  # a dividend card in the share deck
@@ -48,7 +46,7 @@ FIRST_INVEST, MAIN, DRAW_SHARE, EXCHANGE, OVER = range(5)
 PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
 
 VARIANTS = ("standard", "pro")
-
+_KIND_RANGE = range(NUM_CARD_KINDS)
 #: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
@@ -65,7 +63,7 @@ def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
     return {names[i]: n for i, n in enumerate(counts) if n}
 
 
-class UnionPacificState:
+class UnionPacificState(Network):
     """One game of Union Pacific (see :class:`arena.games.base.GameState`)."""
 
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
@@ -80,33 +78,15 @@ class UnionPacificState:
         self.n = players
         self.seed = seed
         self.variant = variant
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: tuple | None = None  # the generator's state while _rng is None (see rng)
         self.events: list[dict[str, Any]] = []
         self.history: list[tuple[int, int]] = []  # (seat, action) in the order applied
         self.end_at = 3 if players == 2 else 4
 
-        # Board: starting trains (§3.1).
-        # _builds[k][c]: the legal build ids of company c with a card of kind k, sorted.
-        # Kept exact as the board changes (_add_option, _drop_option) for every company
-        # not in _dirty; a dirty company (at set-up, when its supply runs out) has its
-        # lists recomputed by _refresh_builds before they are read.
-        # _flat[k]: their concatenation over the companies, or None until rebuilt.
-        self._builds: list[list[list[int]]] = [[[] for _ in range(NUM_COMPANIES)] for _ in range(NUM_CARD_KINDS)]
-        self._flat: list[list[int] | None] = [None] * NUM_CARD_KINDS
-        self._dirty: set[int] = set(range(NUM_COMPANIES))
-        n_sec = board.num_sections
-        self.free = list(board.neutral_spaces)
-        self.has_train = [0] * n_sec  # bitmask of companies per section
-        self.sections_of: list[list[int]] = [[] for _ in range(NUM_COMPANIES)]  # sorted, per company
-        self.trains_on_board = [0] * NUM_COMPANIES
-        self.supply = list(board.company_trains)
-        self.in_network = [[False] * len(board.cities) for _ in range(NUM_COMPANIES)]
-        self.frontier: list[list[int]] = [[] for _ in range(NUM_COMPANIES)]
+        # Board: starting trains (§3.1) and the bookkeeping of network.py.
         self.allowed = table.allowed
-        for c in range(NUM_COMPANIES):
-            self._join_city(c, board.company_home[c])
-            for s in board.company_start[c]:
-                self._place(c, s)
+        self._set_up_board()
 
         # Track cards (§3.2).
         self.track_deck: list[int] = [k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k])]
@@ -158,44 +138,6 @@ class UnionPacificState:
             "up_stack": self.up_stack,
         })
 
-    # -- board bookkeeping --------------------------------------------------------
-
-    def _join_city(self, c: int, city: int) -> None:
-        if self.in_network[c][city]:
-            return
-        self.in_network[c][city] = True
-        bit = 1 << c
-        frontier = self.frontier[c]
-        allowed = self.allowed[c]
-        free = self.free
-        for s in self.board.city_sections[city]:
-            if allowed[s] and free[s] and not self.has_train[s] & bit:
-                i = bisect.bisect_left(frontier, s)
-                if i == len(frontier) or frontier[i] != s:
-                    frontier.insert(i, s)
-                    if self.supply[c] and c not in self._dirty:
-                        self._add_option(c, s)
-
-    def _place(self, c: int, s: int) -> None:
-        """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
-        self.has_train[s] |= 1 << c
-        bisect.insort(self.sections_of[c], s)
-        self.trains_on_board[c] += 1
-        self.supply[c] -= 1
-        if not self.supply[c]:
-            self._dirty.add(c)  # no train left: its build lists become empty at the next refresh
-        frontier = self.frontier[c]
-        i = bisect.bisect_left(frontier, s)
-        if i < len(frontier) and frontier[i] == s:
-            del frontier[i]
-            if c not in self._dirty:
-                self._drop_option(c, s)
-        self._join_city(c, self.board.section_a[s])
-        self._join_city(c, self.board.section_b[s])
-
-    def _any_placement(self) -> bool:
-        return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
-
     # -- the interface ------------------------------------------------------------
 
     @property
@@ -245,19 +187,11 @@ class UnionPacificState:
         return []
 
     def _main_actions(self, seat: int) -> list[int]:
-        track = self.hand_track[seat]
-        held = [k for k in range(NUM_CARD_KINDS) if track[k]]
-        if self._dirty:
-            self._refresh_builds()
-        flat = self._flat
+        held = tuple(compress(_KIND_RANGE, self.hand_track[seat]))
+        builds = self.builds
         out: list[int] = []
         for k in held:
-            ids = flat[k]
-            if ids is None:
-                ids = flat[k] = []
-                for per_company in self._builds[k]:
-                    ids += per_company
-            out += ids
+            out += builds[k]
         hand = self.hand_shares[seat]
         if any(hand):
             pick = self.table.invest_picker(tuple(hand))
@@ -268,82 +202,6 @@ class UnionPacificState:
             base = self.table.pass_
             out = [base + k for k in held]
         return out
-
-    def _fill(self, s: int) -> None:
-        """Section ``s`` has no empty neutral space left: nobody may build there again.
-
-        It leaves every frontier, and its build ids leave the companies' lists.
-        """
-        for c in range(NUM_COMPANIES):
-            frontier = self.frontier[c]
-            i = bisect.bisect_left(frontier, s)
-            if i == len(frontier) or frontier[i] != s:
-                continue
-            del frontier[i]
-            if self.supply[c] and c not in self._dirty:
-                self._drop_option(c, s)
-
-    def _add_option(self, c: int, s: int) -> None:
-        """Company ``c`` may now build on ``s`` (its lists are exact: ``c`` is not dirty)."""
-        block = self.table.build_block
-        t = self.board.section_type[s]
-        bisect.insort(self._builds[t][c], block[t][c] + s)
-        bisect.insort(self._builds[WILD][c], block[WILD][c] + s)
-        self._flat[t] = self._flat[WILD] = None
-
-    def _drop_option(self, c: int, s: int) -> None:
-        """Company ``c`` may no longer build on ``s`` (its lists are exact: ``c`` is not dirty)."""
-        block = self.table.build_block
-        t = self.board.section_type[s]
-        self._builds[t][c].remove(block[t][c] + s)
-        self._builds[WILD][c].remove(block[WILD][c] + s)
-        self._flat[t] = self._flat[WILD] = None
-
-    def builds_from_scratch(self) -> list[list[int]]:
-        """The legal build ids by card kind, recomputed from the board alone.
-
-        The engine keeps them incrementally (``_refresh_builds``); this is their
-        definition, for the tests that check the two always agree.
-        """
-        out: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
-        block = self.table.build_block
-        board = self.board
-        for k in range(NUM_CARD_KINDS):
-            for c in range(NUM_COMPANIES):
-                if not self.supply[c]:
-                    continue
-                for s in range(board.num_sections):
-                    if (self.free[s] and self.allowed[c][s] and not self.has_train[s] >> c & 1
-                            and (k == WILD or board.section_type[s] == k)
-                            and (self.in_network[c][board.section_a[s]] or self.in_network[c][board.section_b[s]])):
-                        out[k].append(block[k][c] + s)
-        return out
-
-    def build_actions(self) -> list[list[int]]:
-        """The legal build ids by card kind (a copy), as the engine keeps them."""
-        if self._dirty:
-            self._refresh_builds()
-        return [[a for ids in per_kind for a in ids] for per_kind in self._builds]
-
-    def _refresh_builds(self) -> None:
-        """Recompute the legal build ids of the companies whose options changed."""
-        stype = self.board.section_type
-        block = self.table.build_block
-        builds = self._builds
-        for c in self._dirty:
-            fresh: list[list[int]] = [[], [], [], [], []]
-            if self.supply[c]:
-                frontier = self.frontier[c]  # every section in it is free (see _fill)
-                for s in frontier:
-                    k = stype[s]
-                    fresh[k].append(block[k][c] + s)
-                wild_base = block[WILD][c]
-                fresh[WILD] = [wild_base + s for s in frontier]
-            for k in range(NUM_CARD_KINDS):
-                if builds[k][c] != fresh[k]:
-                    builds[k][c] = fresh[k]
-                    self._flat[k] = None
-        self._dirty.clear()
 
     def apply_action(self, seat: int, action: int) -> None:
         if type(action) is not int:  # not bool, float or str: exactly an action id
@@ -449,16 +307,22 @@ class UnionPacificState:
             return
         self.turn += 1
         seat = self.current
-        if not self.track_deck:
-            deck = [k for k in range(NUM_CARD_KINDS) for _ in range(self.track_discard[k])]
-            shuffle(self.rng, deck)
-            self.track_deck = deck
-            self.track_discard = [0] * NUM_CARD_KINDS
-            self.events.append({"type": "reshuffle", "cards": len(deck)})
         card = self.track_deck.pop()
         self.hand_track[seat][card] += 1
         self.phase = MAIN
         self.events.append({"type": "turn", "turn": self.turn, "seat": seat, "track_card": self.board.card_kinds[card]})
+        if not self.track_deck:
+            self._reshuffle_track()
+
+    def _reshuffle_track(self) -> None:
+        """§4.1: the draw that took the last track card shuffles the discards into a new deck
+        at once, so the card discarded later in this turn starts the new discard pile.  (The
+        discards are never empty then: 40 cards, at most 6 hands of 3 and the drawer's 4th.)"""
+        deck = [k for k in range(NUM_CARD_KINDS) for _ in range(self.track_discard[k])]
+        shuffle(self.rng, deck)
+        self.track_deck = deck
+        self.track_discard = [0] * NUM_CARD_KINDS
+        self.events.append({"type": "reshuffle", "cards": len(deck)})
 
     def _end_turn(self) -> None:
         self.current = (self.current + 1) % self.n
@@ -472,20 +336,21 @@ class UnionPacificState:
     # -- build (§5) ---------------------------------------------------------------
 
     def _apply_build(self, seat: int, action: int) -> None:
-        board = self.board
-        kc, s = divmod(action - self.table.build, self.table.num_sections)
-        k, c = divmod(kc, NUM_COMPANIES)
-        if self._dirty:
-            self._refresh_builds()
-        if action not in self._builds[k][c] or not self.hand_track[seat][k]:
+        k, c, s = self.table.build_parts[action - self.table.build]
+        ids = self.builds[k]
+        i = bisect.bisect_left(ids, action)
+        hand = self.hand_track[seat]
+        if i == len(ids) or ids[i] != action or not hand[k]:
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
-        self._discard(seat, k)
-        self.free[s] -= 1
-        if not self.free[s]:
+        hand[k] -= 1
+        self.track_discard[k] += 1
+        free = self.free
+        free[s] -= 1
+        if not free[s]:
             self._fill(s)
         self._place(c, s)
-        self.events.append({"type": "build", "seat": seat, "card": board.card_kinds[k], "company": COMPANIES[c],
+        self.events.append({"type": "build", "seat": seat, "card": self.board.card_kinds[k], "company": COMPANIES[c],
                             "section": s, "value": self.trains_on_board[c] + 1})
         self._after_build()
 
@@ -504,7 +369,7 @@ class UnionPacificState:
             return f"{COMPANIES[c]} already has a train on {board.section_names[s]}"
         if not self.supply[c]:
             return f"{COMPANIES[c]} has no train left"
-        if s not in self.frontier[c]:
+        if not self.frontier[c] >> s & 1:
             return f"{board.section_names[s]} does not touch {COMPANIES[c]}'s network"
         return None
 
@@ -648,21 +513,23 @@ class UnionPacificState:
         names = PARTICIPANTS[len(rows)] if self.imaginary is None else PARTICIPANTS[self.n] + (IMAGINARY,)
         gains = [0] * len(rows)
         companies = []
+        trains = self.trains_on_board
         for c, holdings in enumerate(zip(*rows)):  # holdings: each participant's shares of company c
+            held: dict[str, int] = {}
+            payouts: dict[str, int] = {}
+            if any(holdings):
+                paid = (union_pacific_payout(number, holdings) if c == UP
+                        else company_payout(trains[c] + 1, holdings))
+                for i, h in enumerate(holdings):
+                    if h:
+                        held[names[i]] = h
+                        payouts[names[i]] = paid[i]
+                        gains[i] += paid[i]
             if c == UP:
-                paid = union_pacific_payout(number, holdings)
+                union_pacific = {"holdings": held, "payouts": payouts}
             else:
-                value = self.trains_on_board[c] + 1
-                paid = company_payout(value, holdings)
-            shareholders = [i for i, h in enumerate(holdings) if h]
-            entry = {"holdings": {names[i]: holdings[i] for i in shareholders},
-                     "payouts": {names[i]: paid[i] for i in shareholders}}
-            if c == UP:
-                union_pacific = entry
-            else:
-                companies.append({"company": COMPANIES[c], "value": value, **entry})
-            for i in shareholders:
-                gains[i] += paid[i]
+                companies.append({"company": COMPANIES[c], "value": trains[c] + 1, "holdings": held,
+                                  "payouts": payouts})
         cash = self.cash
         for i in range(self.n):
             cash[i] += gains[i]
@@ -789,20 +656,51 @@ class UnionPacificState:
     def describe_action(self, action: int) -> dict[str, Any]:
         return self.table.describe(action)
 
-    def clone(self) -> "UnionPacificState":
+    @property
+    def rng(self) -> random.Random:
+        """The state's own generator (setup and track reshuffles).  A clone shares a snapshot
+        of it (``_rng_state``) and makes its live copy only when it shuffles."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(0)
+            rng.setstate(self._rng_state)
+            self._rng_state = None
+        return rng
+
+    def clone(self, rng: random.Random | None = None) -> "UnionPacificState":
+        """An independent copy.  With ``rng``, the copy uses that generator for its later
+        shuffles instead of a copy of this state's own."""
         other = object.__new__(UnionPacificState)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.events = list(self.events)
-        other.history = list(self.history)
-        other._builds = [[list(ids) for ids in per_kind] for per_kind in self._builds]
-        other._flat = [None if ids is None else list(ids) for ids in self._flat]
-        other._dirty = set(self._dirty)
-        for name in ("free", "has_train", "trains_on_board", "supply", "track_deck", "track_discard", "cash",
-                     "share_deck", "display", "boxed_four", "boxed_exchange", "picks", "_pool"):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("in_network", "frontier", "hand_track", "hand_shares", "invested", "sections_of"):
-            setattr(other, name, [list(row) for row in getattr(self, name)])
-        other.imaginary = None if self.imaginary is None else list(self.imaginary)
+        if rng is not None:
+            other._rng, other._rng_state = rng, None
+        else:
+            if self._rng is not None:  # snapshot once; this state and its clones copy it when they shuffle
+                self._rng_state = self._rng.getstate()
+                self._rng = None
+            other._rng, other._rng_state = None, self._rng_state
+        other.events = self.events[:]
+        other.history = self.history[:]
+        other.builds = [ids[:] for ids in self.builds]
+        other.free = self.free[:]
+        other.has_train = self.has_train[:]
+        other.trains_on_board = self.trains_on_board[:]
+        other.supply = self.supply[:]
+        other.in_network = self.in_network[:]
+        other.frontier = self.frontier[:]
+        other.own = self.own[:]
+        other.sections_of = self.sections_of[:]
+        other.track_deck = self.track_deck[:]
+        other.track_discard = self.track_discard[:]
+        other.hand_track = [row[:] for row in self.hand_track]
+        other.hand_shares = [row[:] for row in self.hand_shares]
+        other.invested = [row[:] for row in self.invested]
+        other.cash = self.cash[:]
+        other.share_deck = self.share_deck[:]
+        other.display = self.display[:]
+        other.boxed_four = self.boxed_four[:]
+        other.boxed_exchange = self.boxed_exchange[:]
+        other.picks = self.picks[:]
+        other._pool = self._pool[:]
+        other.imaginary = None if self.imaginary is None else self.imaginary[:]
         return other

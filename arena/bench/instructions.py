@@ -1,0 +1,91 @@
+"""Engine cost in instructions, under callgrind: a figure that load on the machine does not move.
+
+    python -m arena.bench.instructions [--games 10] [--players 4] [--parts]
+
+Plays the random games of ``arena bench engine`` (game i: seed i, legal actions
+enumerated at every decision) under ``valgrind --tool=callgrind``, counting only
+what runs inside ``operator.call`` (``--toggle-collect``): with ``--parts`` the
+set-up, the legal actions, the actions applied and a ``clone()`` after every
+decision are counted each in a run of their own.  One game (seed 10000) is played
+first, uncounted, so the imports and the first calls are left out.  Prints
+instructions per game (and per decision).  Needs valgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import operator
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+PARTS = ("all", "setup", "legal", "apply", "clone")
+
+
+def play(players: int, games: int, part: str) -> int:
+    """Play the games; only the work of ``part`` runs inside ``operator.call``."""
+    from arena.games.union_pacific import default_game
+
+    game = default_game()
+    count = operator.call
+
+    def one(seed: int) -> int:
+        rng = random.Random(seed)
+        state = count(game.new_state, players, seed) if part == "setup" else game.new_state(players, seed)
+        while not state.is_terminal():
+            for seat in state.current_seats():
+                legal = count(state.legal_actions, seat) if part == "legal" else state.legal_actions(seat)
+                action = legal[int(rng.random() * len(legal))]
+                if part == "apply":
+                    count(state.apply_action, seat, action)
+                else:
+                    state.apply_action(seat, action)
+                if part == "clone":
+                    count(state.clone)
+        return len(state.history)
+
+    one(10_000)
+    if part == "all":
+        return count(lambda: sum(one(seed) for seed in range(games)))
+    return sum(one(seed) for seed in range(games))
+
+
+def measure(players: int, games: int, part: str) -> tuple[int, int]:
+    """(instructions, decisions) of ``part`` over the games, under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--toggle-collect=_operator_call*", f"--callgrind-out-file={out}",
+             sys.executable, "-m", "arena.bench.instructions", "--worker", part,
+             "--players", str(players), "--games", str(games)],
+            capture_output=True, text=True, env=env, check=True)
+        decisions = int(re.search(r"decisions (\d+)", proc.stdout).group(1))
+        with open(out) as f:
+            total = int(re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M).group(1))
+    return total, decisions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--parts", action="store_true", help="also count set-up, legal actions, apply, clone apart")
+    parser.add_argument("--worker", choices=PARTS, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(f"decisions {play(args.players, args.games, args.worker)}")
+        return
+    for part in PARTS if args.parts else ("all",):
+        total, decisions = measure(args.players, args.games, part)
+        what = "whole games" if part == "all" else part + (" (one after every decision)" if part == "clone" else "")
+        print(f"{what}: {total / args.games / 1e6:.2f} M instructions per game, "
+              f"{total / decisions / 1e3:.1f} k per decision ({args.games} games of {args.players} players, "
+              f"{decisions} decisions)")
+
+
+if __name__ == "__main__":
+    main()

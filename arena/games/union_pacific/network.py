@@ -1,0 +1,185 @@
+"""The board side of a Union Pacific state: trains, networks, frontiers and the legal builds.
+
+A mixin of :class:`~arena.games.union_pacific.state.UnionPacificState` (it uses the
+state's ``board``, ``table`` and ``allowed``).  Kept incrementally, so that
+enumerating legal actions never recomputes the board:
+
+* ``free[s]``: the empty neutral spaces of section ``s``; ``open_mask`` has the bits
+  (bit ``s`` for section ``s``) of the sections with one.
+* ``has_train[s]``: the companies with a train on ``s`` (bit ``c``); ``own[c]`` the
+  sections with a train of ``c``; ``sections_of[c]`` the same as a sorted tuple.
+* ``in_network[c]``: the cities of company ``c``'s network (bit per city).
+* ``frontier[c]``: the sections ``c`` may reach: touching its network, of a type it
+  may use, with an empty neutral space, without a train of ``c`` yet.
+* ``builds[k]``: the legal build ids with a card of kind ``k``, sorted (by company,
+  then section: the id order); a company with a train left has one option per
+  frontier section (``_add_option``, ``_drop_option``).  ``builds_from_scratch`` is
+  their definition, which the tests check them against.
+
+The starting board is the same in every game on a board: laid out once
+(``_lay_out_board``) and copied.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from typing import Any
+
+from arena.games.union_pacific.board import NUM_CARD_KINDS, NUM_COMPANIES, WILD
+
+_COMPANY_RANGE = range(NUM_COMPANIES)
+#: The board fields right after the starting trains are placed, per action table (by id; the
+#: entry holds the table, so an id reused by another table is told apart).  Immutable.
+_START_BOARDS: dict[int, tuple] = {}
+
+
+class Network:
+    """The board bookkeeping of a state (see the module's docstring)."""
+
+    board: Any
+    table: Any
+    allowed: Any
+
+    def _set_up_board(self) -> None:
+        """The starting board: laid out the first time for this action table, then copied."""
+        table = self.table
+        start = _START_BOARDS.get(id(table))
+        if start is None or start[0] is not table:
+            self._lay_out_board()
+            _START_BOARDS[id(table)] = (table, tuple(tuple(ids) for ids in self.builds), tuple(self.free),
+                                        tuple(self.has_train), self.open_mask, tuple(self.sections_of),
+                                        tuple(self.trains_on_board), tuple(self.supply),
+                                        tuple(self.in_network), tuple(self.frontier), tuple(self.own))
+        else:
+            self.builds = list(map(list, start[1]))
+            self.free, self.has_train = list(start[2]), list(start[3])
+            self.open_mask = start[4]
+            self.sections_of, self.trains_on_board, self.supply = list(start[5]), list(start[6]), list(start[7])
+            self.in_network, self.frontier, self.own = list(start[8]), list(start[9]), list(start[10])
+
+    def _lay_out_board(self) -> None:
+        """The starting trains on an empty board (§3.1), with the bookkeeping below."""
+        board = self.board
+        n_sec = board.num_sections
+        self.builds = [[] for _ in range(NUM_CARD_KINDS)]
+        self.free = list(board.neutral_spaces)
+        self.has_train = [0] * n_sec  # bitmask of companies per section
+        self.open_mask = sum(1 << s for s in range(n_sec) if self.free[s])
+        self.sections_of = [()] * NUM_COMPANIES  # sorted tuples, per company
+        self.trains_on_board = [0] * NUM_COMPANIES
+        self.supply = list(board.company_trains)
+        self.in_network = [0] * NUM_COMPANIES  # bitmask of the cities in each company's network
+        self.frontier = [0] * NUM_COMPANIES  # bitmask of sections, per company
+        self.own = [0] * NUM_COMPANIES  # bitmask of the sections with a train of the company
+        for c in range(NUM_COMPANIES):
+            self._reach(c, 1 << board.company_home[c])
+            for s in board.company_start[c]:
+                self._place(c, s)
+
+    def _reach(self, c: int, cities: int) -> None:
+        """Company ``c``'s network takes in the cities of the bitmask ``cities``: the sections
+        touching them that it may use, with an empty neutral space and without a train of
+        ``c``, join its frontier (and its build options, while it has a train left)."""
+        net = self.in_network[c]
+        cities &= ~net
+        if not cities:
+            return
+        self.in_network[c] = net | cities
+        table = self.table
+        city_mask = table.city_mask
+        near = 0
+        while cities:  # one or two cities
+            low = cities & -cities
+            cities ^= low
+            near |= city_mask[low.bit_length() - 1]
+        new = near & table.allowed_mask[c] & self.open_mask & ~self.frontier[c] & ~self.own[c]
+        if not new:
+            return
+        self.frontier[c] |= new
+        if self.supply[c]:
+            while new:
+                low = new & -new
+                new ^= low
+                self._add_option(c, low.bit_length() - 1)
+
+    def _place(self, c: int, s: int) -> None:
+        """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
+        bit = 1 << s
+        self.has_train[s] |= 1 << c
+        self.own[c] |= bit
+        mine = self.sections_of[c]
+        i = bisect_left(mine, s)
+        self.sections_of[c] = mine[:i] + (s,) + mine[i:]
+        self.trains_on_board[c] += 1
+        supply = self.supply
+        supply[c] -= 1
+        frontier = self.frontier[c]
+        if frontier & bit:
+            self.frontier[c] = frontier = frontier ^ bit
+            self._drop_option(c, s)
+        if not supply[c]:  # no train left: no option at all
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                self._drop_option(c, low.bit_length() - 1)
+        self._reach(c, self.table.section_cities[s])
+
+    def _any_placement(self) -> bool:
+        return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
+
+    def _fill(self, s: int) -> None:
+        """Section ``s`` has no empty neutral space left: nobody may build there again.
+
+        It leaves every frontier, and its build ids leave the build lists.
+        """
+        bit = 1 << s
+        self.open_mask &= ~bit
+        frontier = self.frontier
+        for c in _COMPANY_RANGE:
+            if frontier[c] & bit:
+                frontier[c] ^= bit
+                if self.supply[c]:
+                    self._drop_option(c, s)
+
+    def _add_option(self, c: int, s: int) -> None:
+        """Company ``c`` (with a train left) may now build on ``s``."""
+        t, typed, wild = self.table.build_options[c][s]
+        builds = self.builds
+        insort(builds[t], typed)
+        insort(builds[WILD], wild)
+
+    def _drop_option(self, c: int, s: int) -> None:
+        """Company ``c`` (which had a train left) may no longer build on ``s``."""
+        t, typed, wild = self.table.build_options[c][s]
+        ids = self.builds[t]
+        del ids[bisect_left(ids, typed)]
+        ids = self.builds[WILD]
+        del ids[bisect_left(ids, wild)]
+
+    def builds_from_scratch(self) -> list[list[int]]:
+        """The legal build ids by card kind, recomputed from the board alone.
+
+        The engine keeps them incrementally (``_add_option``, ``_drop_option``); this is their
+        definition, for the tests that check the two always agree.
+        """
+        out: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
+        block = self.table.build_block
+        board = self.board
+        for k in range(NUM_CARD_KINDS):
+            for c in range(NUM_COMPANIES):
+                if not self.supply[c]:
+                    continue
+                for s in range(board.num_sections):
+                    if (self.free[s] and self.allowed[c][s] and not self.has_train[s] >> c & 1
+                            and (k == WILD or board.section_type[s] == k)
+                            and self.in_network[c] & (1 << board.section_a[s] | 1 << board.section_b[s])):
+                        out[k].append(block[k][c] + s)
+        return out
+
+    def build_actions(self) -> list[list[int]]:
+        """The legal build ids by card kind (a copy), as the engine keeps them."""
+        return [list(ids) for ids in self.builds]
+
+    def _reset_builds(self) -> None:
+        """Recompute the build lists from the board (for code that edits the board's fields directly)."""
+        self.builds = self.builds_from_scratch()
