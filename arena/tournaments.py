@@ -3,7 +3,9 @@ already stored.  Running (or resuming) one plays the schedule minus the stored
 matches, so a tournament survives any crash: nothing lost, nothing counted twice.
 
 This module wires the pieces together: the registry (bots), the pure pairing
-generator, the trio executor, the host's match runner and the store.
+generator, the store, and the match queue that workers (:mod:`arena.worker`) claim
+matches from: creating a tournament stores its schedule as queue rows, running one
+is a local worker on them.
 """
 
 from __future__ import annotations
@@ -14,21 +16,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-import trio
-
 from arena.errors import UserError
 from arena.host.clock import Clocks
-from arena.host.match import MatchCancelled, MatchConfig, run_match
 from arena.host.manifest import BotSpec
-from arena.host.process import BotPool, BotStartError
-from arena.host.sandbox import Isolation, IsolationPolicy, Limits, SandboxUnavailable, require_sandbox
-from arena.matchids import new_match_id
+from arena.host.match import MatchConfig
+from arena.host.sandbox import Isolation, IsolationPolicy, Limits
 from arena.records import MatchRecord
-from arena.registry import AlreadyRegistered, changed_since_registration, register_bot, spec_for
-from arena.scheduler.executor import AlreadyStored, ExecutionSummary, Outcome, execute
+from arena.registry import AlreadyRegistered, changed_since_registration, register_bot
+from arena.scheduler.executor import ExecutionSummary, Outcome
 from arena.scheduler.pairings import Pairing, generate_schedule
-from leaderboard.errors import AlreadyRecorded, UnknownBotError
-from leaderboard.rows import BotRow, TournamentStatus, participant_name
+from leaderboard.errors import UnknownBotError
+from leaderboard.rows import BotRow, participant_name
 from leaderboard.store import Store
 
 GAME = "union_pacific"
@@ -140,7 +138,7 @@ def new_tournament_key() -> int:
 
 
 def create_tournament(store: Store, config: TournamentConfig, seed: int | None = None) -> int:
-    """Store a new tournament; its key (the seed all deck seeds derive from) is ``seed``,
+    """Store a new tournament and its schedule (every match planned); its key (the seed all deck seeds derive from) is ``seed``,
     or a fresh secret one when None.  An explicit seed makes every deal predictable to
     anyone who knows it: for local runs only."""
     if seed is None:
@@ -150,7 +148,9 @@ def create_tournament(store: Store, config: TournamentConfig, seed: int | None =
     schedule_of(config, seed)  # refuse a configuration that has no valid schedule
     if config.concurrency < 1:
         raise UserError(f"--concurrency must be at least 1, got {config.concurrency}")
-    return store.create_tournament(GAME, config.to_json(), seed)
+    tournament_id = store.create_tournament(GAME, config.to_json(), seed)
+    plan_tournament(store, tournament_id)  # the schedule as rows that workers claim
+    return tournament_id
 
 
 def pending(store: Store, tournament_id: int) -> tuple[TournamentConfig, list[Pairing], list[Pairing]]:
@@ -171,6 +171,26 @@ def spares_per_bot(config: TournamentConfig, workers: int, policy: IsolationPoli
         return max(1, workers)  # the candidate sits at every table
     seats_at_once = workers * max(config.table_sizes)
     return max(1, min(workers, -(-seats_at_once // max(1, len(config.bots)))))
+
+
+class Stopped(KeyboardInterrupt):
+    """A local worker stopped by SIGINT or SIGTERM (``signum``); what was finished is stored."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def plan_tournament(store: Store, tournament_id: int) -> int:
+    """Store the tournament's schedule as queue rows (those missing; idempotent); returns how
+    many were added.  A tournament stored before the queue existed is planned here, its
+    stored matches counted as done."""
+    from leaderboard.queue import MatchQueue
+
+    row = store.get_tournament(tournament_id)
+    schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
+    queue = MatchQueue(store)
+    return queue.plan(tournament_id, [(p.index, p.round, p.table_size) for p in schedule])
 
 
 def seats_to_play(todo: list[Pairing], specs: dict[str, BotSpec]) -> dict[str, int]:
@@ -195,70 +215,62 @@ def run_tournament(
     policy: IsolationPolicy | None = None,
     on_bot_failure: Callable[[str, str, Path | None], None] | None = None,
     on_notice: Callable[[str], None] | None = None,
+    worker_id: str | None = None,
+    lease_s: float | None = None,
 ) -> ExecutionSummary:
-    """Play what is left of a tournament's schedule and store each match as it ends.
+    """Play what is left of a tournament's schedule on this machine and store each match as
+    it ends: a local worker (:class:`arena.worker.Worker`) on the tournament's queue.
 
     ``on_start(total, already_stored)`` is called once before the first match.
     ``policy`` overrides the tournament's stored isolation (e.g. ``resume --isolation none``).
     Sandboxed, every seat of every match gets a fresh process, and each bot keeps
-    ``concurrency`` spare processes started ahead while matches play.
+    ``concurrency`` spare processes started ahead while matches play.  Failed matches of
+    an earlier run are queued again.  Other workers (``arena worker``) may share the
+    tournament; the matches they store count as ``skipped`` here.
     The tournament ends ``finished`` when its whole schedule is stored, else
-    ``interrupted`` (resume it with the same call).
+    ``interrupted`` (resume it with the same call) unless other workers still play it.
 
     Each bot plays the version the tournament was created with, from the files that
     were checked (a version whose frozen files changed is refused before anything
     starts).  ``on_bot_failure(participant, reason, log_path)`` is called as soon as a
     bot process fails to start; ``on_notice(text)`` says, before the first match, which
-    bots' source files changed since their version was added (the checked files play).
+    bots' source files changed since their version was added (the checked files play),
+    and what the worker sees (a claim taken over, a late result refused, the database gone).
+    SIGINT or SIGTERM (in the main thread) stop it: the matches in play stop, their
+    claims are released, and :class:`Stopped` is raised.
     """
-    config, schedule, todo = pending(store, tournament_id)
-    rows = {name: store.get_bot(config.participant(name)) for name in config.bots}
-    specs = {name: spec_for(row) for name, row in rows.items()}
+    from arena.worker import Worker, WorkerOptions
+    from leaderboard.queue import DEFAULT_LEASE_S, MatchQueue, WorkerId
+
+    config = TournamentConfig.from_json(store.get_tournament(tournament_id).config)
+    plan_tournament(store, tournament_id)
+    queue = MatchQueue(store)
+    queue.retry_failed(tournament_id)
     if on_notice is not None:
-        for row in rows.values():
+        for name in config.bots:
+            row = store.get_bot(config.participant(name))
             if row.files_dir is not None and changed_since_registration(row):
                 on_notice(f"the files at {row.source_path} changed since {row.participant} was added; "
                           f"{row.participant} plays the files that were checked ('arena bot add "
                           f"{row.source_path}' registers the changes as a new version)")
-    names = {name: row.participant for name, row in rows.items()}
-    match_config = config.match_config()
-    policy = policy if policy is not None else config.policy()
-    if policy.sandboxed:
-        try:
-            require_sandbox()
-        except SandboxUnavailable as exc:
-            raise UserError(str(exc)) from None
-    workers = concurrency or config.concurrency
+    options = WorkerOptions(concurrency=concurrency or config.concurrency, tournament_id=tournament_id,
+                            lease_s=lease_s or DEFAULT_LEASE_S, policy=policy, log_dir=log_dir)
+    worker = Worker(store, WorkerId.make(worker_id), options, cancel=cancel, on_done=on_done,
+                    on_notice=on_notice, on_bot_failure=on_bot_failure)
+    worker.prepare(tournament_id)  # bots resolved and checked before anything starts
+    before = queue.work_left(tournament_id)
+    total = before.planned + before.claimed + before.failed + before.done
     if on_start:
-        on_start(len(schedule), len(schedule) - len(todo))
-    store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
-    summary = ExecutionSummary(scheduled=0)
+        on_start(total, before.done)
     try:
-        def failed_to_start(spec: BotSpec, exc: BotStartError) -> None:
-            if on_bot_failure is not None:
-                on_bot_failure(spec.label, str(exc), pool.log_path(spec))
-
-        with BotPool(log_dir=log_dir, policy=policy, game=GAME, spares=spares_per_bot(config, workers, policy),
-                     on_start_failure=failed_to_start) as pool:
-            pool.prepare(list({id(s): s for s in specs.values()}.values()), seats_to_play(todo, specs))
-
-            def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:
-                return run_match(pool, [specs[name] for name in pairing.seats], seed=pairing.seed,
-                                 variant=pairing.variant, match_id=new_match_id(),
-                                 names=[names[name] for name in pairing.seats], config=match_config,
-                                 cancel=cancel_event)
-
-            def record(pairing: Pairing, rec: MatchRecord) -> None:
-                try:
-                    store.record_match(tournament_id, pairing.index, pairing.round, rec)
-                except AlreadyRecorded:
-                    raise AlreadyStored() from None
-
-            summary = trio.run(lambda: execute(
-                todo, play, record, concurrency=workers, cancel=cancel,
-                on_done=on_done, is_cancellation=lambda exc: isinstance(exc, MatchCancelled)))
+        result = worker.run()
     finally:
-        done = store.stored_schedule_indexes(tournament_id)
-        status = TournamentStatus.FINISHED if len(done) == len(schedule) else TournamentStatus.INTERRUPTED
-        store.set_tournament_status(tournament_id, status)
+        queue.settle(tournament_id)
+    after = queue.work_left(tournament_id)
+    todo = total - before.done
+    summary = ExecutionSummary(scheduled=todo, played=result.played, failed=result.failed,
+                               skipped=max(0, after.done - before.done - result.played), wall_s=result.wall_s)
+    summary.cancelled = result.stopped and after.done < total
+    if result.signal is not None:
+        raise Stopped(result.signal)
     return summary

@@ -26,6 +26,10 @@ DEFAULT_DB_PATH = Path("arena-data/arena.sqlite")
 #: The environment variable naming the database (a URL or a SQLite file path).
 DB_ENV_VAR = "ARENA_DB"
 
+#: PostgreSQL ends a transaction of Arena's that sits idle this long (seconds): no Arena
+#: transaction waits between its statements, only a frozen process's does.
+IDLE_IN_TRANSACTION_TIMEOUT_S = 30
+
 #: How long an SQLite connection waits for another writer's lock, in milliseconds.
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -81,7 +85,11 @@ def create_db_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
-    return create_engine(parsed, pool_pre_ping=True)
+    # A process frozen in the middle of a transaction (SIGSTOP, a paused VM) would keep its row
+    # locks for as long as it stays frozen: the server ends such a transaction instead, so a
+    # match a frozen worker holds can be taken over once its lease expires (leaderboard/queue.py).
+    options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_TIMEOUT_S * 1000}"
+    return create_engine(parsed, pool_pre_ping=True, connect_args={"options": options})
 
 
 def writer(engine: Engine) -> Engine:

@@ -24,7 +24,7 @@ from leaderboard.database import DB_ENV_VAR, resolve_db_url
 from leaderboard.errors import StoreError
 
 #: The commands that create a database (said in the error).
-CREATED_BY = "'arena bot add', 'arena tournament run' and 'arena demo' create one"
+CREATED_BY = "'arena bot add', 'arena tournament run' (or create) and 'arena demo' create one"
 
 #: Tables every Arena database has had since the first schema: one of them is enough to
 #: tell an Arena database from an empty or unrelated one.

@@ -242,3 +242,66 @@ class RatingHistory(SQLModel, table=True):
     match_id: str = Field(foreign_key="matches.id")
     participant: str
     elo: float
+
+
+class QueuedMatch(SQLModel, table=True):
+    """One scheduled match of a tournament, as the workers see it (:mod:`leaderboard.queue`).
+
+    ``planned`` until a worker claims it: ``claimed`` with a lease (``lease_token``,
+    ``lease_until``) that the worker renews while it plays; ``done`` once its result is
+    stored (``match_id``, in the same transaction); ``failed`` when the host could not
+    finish it (``error``; re-queued by ``arena tournament resume``).  A lease that
+    expires makes the match claimable again.  ``worker`` is who holds or held it
+    (``HOST/WORKER-ID``), ``isolation`` how its bots were isolated.
+    """
+
+    __tablename__ = "match_queue"
+    __table_args__ = (
+        CheckConstraint(_one_of("status", ["planned", "claimed", "done", "failed"]), name="ck_match_queue_status"),
+        Index("ix_match_queue_claim", "status", "tournament_id", "schedule_index"),
+        Index("ix_match_queue_match", "match_id"),
+    )
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    schedule_index: int = Field(primary_key=True)
+    round: int
+    table_size: int
+    status: str
+    worker: str | None = None
+    worker_pid: int | None = None
+    lease_token: str | None = None
+    lease_until: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    attempts: int = 0
+    isolation: str | None = None
+    match_id: str | None = Field(default=None, foreign_key="matches.id")
+    error: str | None = Field(default=None, sa_type=Text)
+
+
+class ExcludedWorker(SQLModel, table=True):
+    """A worker whose matches of one tournament are left out of its ratings and standings
+    (``arena tournament exclude-worker``); it claims no more of that tournament's matches."""
+
+    __tablename__ = "excluded_workers"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    worker: str = Field(primary_key=True)
+    excluded_at: datetime = Field(sa_type=UTCDateTime)
+    reason: str = Field(default="", sa_type=Text)
+
+
+class WorkerEvent(SQLModel, table=True):
+    """What the queue logs besides results: a late result refused (its lease was taken
+    over), a claim taken over after its lease expired, claims released at shutdown."""
+
+    __tablename__ = "worker_events"
+    __table_args__ = (Index("ix_worker_events_tournament", "tournament_id", "at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournaments.id")
+    schedule_index: int | None = None
+    worker: str
+    kind: str
+    detail: str = Field(default="", sa_type=Text)
+    at: datetime = Field(sa_type=UTCDateTime)

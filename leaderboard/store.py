@@ -26,7 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from sqlalchemy import Engine, and_, case, delete, func, insert, or_, true
+from sqlalchemy import Engine, and_, case, delete, exists, func, insert, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
@@ -54,7 +54,9 @@ from leaderboard.migrate import upgrade
 from leaderboard.models import (
     Bot,
     BotVersion,
+    ExcludedWorker,
     Match,
+    QueuedMatch,
     RatingHistory,
     RatingSnapshot,
     Seat,
@@ -115,6 +117,12 @@ class Store:
     def url(self) -> str:
         """The database URL, password hidden."""
         return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def engine(self) -> Engine:
+        """The engine, for the leaderboard modules that keep tables of their own
+        (:mod:`leaderboard.queue`); everyone else calls the store's methods."""
+        return self._engine
 
     @property
     def sqlite_path(self) -> Path | None:
@@ -361,79 +369,9 @@ class Store:
         are accepted), or ``ValueError`` for a record that cannot be a result
         (an ERROR termination, seats that do not match ``players``, ...).
         """
-        _check_record(record)
-        for value, what in ((schedule_index, "schedule index"), (round, "round")):
-            if not isinstance(value, int) or value < 0:
-                raise ValueError(
-                    f"match {record.match_id!r}: {what} must be an int >= 0, got {value!r}"
-                )
-        replay_json = _dump_json(record.replay, f"match {record.match_id!r}: the replay")
-        extra_json = _dump_json(record.extra, f"match {record.match_id!r}: extra")
-        imaginary = record.imaginary
         try:
             with self._write() as session:
-                tournament = _find_tournament(session, tournament_id)
-                if tournament.game != record.game:
-                    raise ValueError(
-                        f"match {record.match_id!r} is a {record.game!r} match, "
-                        f"but tournament {tournament_id} plays {tournament.game!r}"
-                    )
-                _refuse_recorded(session, tournament_id, schedule_index, record.match_id)
-                session.add(
-                    Match(
-                        id=record.match_id,
-                        tournament_id=tournament_id,
-                        schedule_index=schedule_index,
-                        round=round,
-                        seed=record.seed,
-                        variant=record.variant,
-                        table_size=record.players,
-                        status=MatchStatus.FINISHED.value,
-                        termination=record.termination.value,
-                        started_at=datetime.fromtimestamp(record.started_at, UTC),
-                        duration_s=float(record.duration_s),
-                        replay_json=replay_json,
-                        extra_json=extra_json,
-                        imaginary_cash=None if imaginary is None else imaginary["cash"],
-                        imaginary_place=None if imaginary is None else imaginary["place"],
-                    )
-                )
-                session.flush()  # a duplicate that slipped past the check fails here
-                versions: dict[str, BotVersion] = {}
-                for seat in record.seats:
-                    try:
-                        versions[seat.bot] = _find_version(session, seat.bot)[1]
-                    except UnknownBotError as exc:
-                        raise UnknownBotError(
-                            f"match {record.match_id!r} seat {seat.seat}: {exc}"
-                        ) from None
-                bot_ids = [v.bot_id for v in versions.values()]
-                if len(set(bot_ids)) != len(bot_ids):
-                    raise ValueError(
-                        f"match {record.match_id!r}: two seats are versions of one bot "
-                        f"({', '.join(s.bot for s in record.seats)}); a bot holds one seat per match"
-                    )
-                for seat in record.seats:
-                    played = versions[seat.bot]
-                    session.add(
-                        Seat(
-                            match_id=record.match_id,
-                            seat=seat.seat,
-                            bot_id=played.bot_id,
-                            bot_version_id=played.id,
-                            cash=seat.cash,
-                            place=seat.place,
-                            forfeited=seat.forfeited,
-                            faults_json=_dump_json(
-                                [f.to_json() for f in seat.faults],
-                                f"match {record.match_id!r} seat {seat.seat}: faults",
-                            ),
-                            fault_count=len(seat.faults),
-                            behind_imaginary=(
-                                None if imaginary is None else imaginary["place"] < seat.place
-                            ),
-                        )
-                    )
+                insert_match(session, tournament_id, schedule_index, round, record)
         except IntegrityError:
             with self._read() as session:  # a concurrent writer stored it first
                 _refuse_recorded(session, tournament_id, schedule_index, record.match_id)
@@ -698,6 +636,91 @@ class Store:
         )
 
 
+# -- writing a match ------------------------------------------------------------
+
+
+def insert_match(
+    session: Session, tournament_id: int, schedule_index: int, round: int, record: MatchRecord
+) -> None:
+    """Add one finished match (match row, seats, replay) to ``session``'s transaction:
+    what :meth:`Store.record_match` does, for a caller that checks more in the same
+    transaction (:mod:`leaderboard.queue` checks the worker's lease).  Raises as
+    ``record_match`` does; a duplicate written concurrently fails at the commit
+    (``IntegrityError``).
+    """
+    _check_record(record)
+    for value, what in ((schedule_index, "schedule index"), (round, "round")):
+        if not isinstance(value, int) or value < 0:
+            raise ValueError(
+                f"match {record.match_id!r}: {what} must be an int >= 0, got {value!r}"
+            )
+    replay_json = _dump_json(record.replay, f"match {record.match_id!r}: the replay")
+    extra_json = _dump_json(record.extra, f"match {record.match_id!r}: extra")
+    imaginary = record.imaginary
+    tournament = _find_tournament(session, tournament_id)
+    if tournament.game != record.game:
+        raise ValueError(
+            f"match {record.match_id!r} is a {record.game!r} match, "
+            f"but tournament {tournament_id} plays {tournament.game!r}"
+        )
+    _refuse_recorded(session, tournament_id, schedule_index, record.match_id)
+    session.add(
+        Match(
+            id=record.match_id,
+            tournament_id=tournament_id,
+            schedule_index=schedule_index,
+            round=round,
+            seed=record.seed,
+            variant=record.variant,
+            table_size=record.players,
+            status=MatchStatus.FINISHED.value,
+            termination=record.termination.value,
+            started_at=datetime.fromtimestamp(record.started_at, UTC),
+            duration_s=float(record.duration_s),
+            replay_json=replay_json,
+            extra_json=extra_json,
+            imaginary_cash=None if imaginary is None else imaginary["cash"],
+            imaginary_place=None if imaginary is None else imaginary["place"],
+        )
+    )
+    session.flush()  # a duplicate that slipped past the check fails here
+    versions: dict[str, BotVersion] = {}
+    for seat in record.seats:
+        try:
+            versions[seat.bot] = _find_version(session, seat.bot)[1]
+        except UnknownBotError as exc:
+            raise UnknownBotError(
+                f"match {record.match_id!r} seat {seat.seat}: {exc}"
+            ) from None
+    bot_ids = [v.bot_id for v in versions.values()]
+    if len(set(bot_ids)) != len(bot_ids):
+        raise ValueError(
+            f"match {record.match_id!r}: two seats are versions of one bot "
+            f"({', '.join(s.bot for s in record.seats)}); a bot holds one seat per match"
+        )
+    for seat in record.seats:
+        played = versions[seat.bot]
+        session.add(
+            Seat(
+                match_id=record.match_id,
+                seat=seat.seat,
+                bot_id=played.bot_id,
+                bot_version_id=played.id,
+                cash=seat.cash,
+                place=seat.place,
+                forfeited=seat.forfeited,
+                faults_json=_dump_json(
+                    [f.to_json() for f in seat.faults],
+                    f"match {record.match_id!r} seat {seat.seat}: faults",
+                ),
+                fault_count=len(seat.faults),
+                behind_imaginary=(
+                    None if imaginary is None else imaginary["place"] < seat.place
+                ),
+            )
+        )
+
+
 # -- checks ---------------------------------------------------------------------
 
 
@@ -886,9 +909,16 @@ def _find_tournament(session: Session, tournament_id: int) -> Tournament:
 
 
 def _match_scope(tournament_id: int | None) -> ColumnElement[bool]:
+    """The matches that count (in ratings, standings, stats): of one tournament, or all;
+    never those played by a worker excluded from its tournament (``exclude-worker``)."""
+    counted = ~exists().where(
+        col(QueuedMatch.match_id) == col(Match.id),
+        col(ExcludedWorker.tournament_id) == col(QueuedMatch.tournament_id),
+        col(ExcludedWorker.worker) == col(QueuedMatch.worker),
+    )
     if tournament_id is None:
-        return true()
-    return col(Match.tournament_id) == tournament_id
+        return counted
+    return and_(col(Match.tournament_id) == tournament_id, counted)
 
 
 def _rating_scope(

@@ -35,7 +35,7 @@ READ_ONLY = [
     ["replay", "export", "--tournament", "1", "out"],
     ["serve", "--port", "0"],
 ]
-CREATORS = "'arena bot add', 'arena tournament run' and 'arena demo' create one"
+CREATORS = "'arena bot add', 'arena tournament run' (or create) and 'arena demo' create one"
 
 
 def listing(folder: Path) -> list[str]:

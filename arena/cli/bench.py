@@ -49,6 +49,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "sandboxed/unsandboxed ratio per concurrency is given as min / median / max (default 1)")
     t.set_defaults(func=run_tournament_bench)
 
+    w = bsub.add_parser("workers", help="matches/min with 1, 2, 3 worker processes on one database; claim overhead",
+                        description="Matches per minute with K local 'arena worker' processes (one match each at "
+                                    "a time) on one database, the runs alternating K (e.g. 1,2,3,3,2,1); and the "
+                                    "queue's cost per match: the claim plus the lease check of the recording "
+                                    "transaction (median over --claims synthetic matches, next to a plain "
+                                    "record). Adds tournaments to the database: give a scratch one with --db "
+                                    "(PostgreSQL to measure what several machines would share; default: a "
+                                    "temporary SQLite file).")
+    w.add_argument("--workers", default="1,2,3", help="worker counts to measure (default 1,2,3)")
+    w.add_argument("--rounds", type=int, default=2, help="rounds of 9 matches per measurement (default 2)")
+    w.add_argument("--claims", type=int, default=300, help="synthetic matches for the claim overhead (default 300)")
+    w.add_argument("--db", default=None, metavar="URL", help="a scratch database (default: a temporary SQLite file)")
+    w.set_defaults(func=run_workers_bench)
+
     iso = bsub.add_parser("isolation", help="the sandbox's cost (bot start) and what it buys (a CPU hog's effect)",
                           description="Bot start time sandboxed vs not, and the mean decision time of a bot that "
                                       "thinks (fixed CPU work) against a random bot and against a CPU hog, "
@@ -263,4 +277,42 @@ def run_ratings(args: argparse.Namespace) -> int:
     console.print(f"against the truth: largest error {f.max_error:.1f} Elo; {f.covered:.0%} of the 95% intervals hold "
                   f"the true rating; order {'right' if f.order_correct else 'not quite right'} "
                   f"({f.pairs_in_order:.1%} of the pairs of bots in their true order)")
+    return 0
+
+
+def run_workers_bench(args: argparse.Namespace) -> int:
+    import tempfile
+    from pathlib import Path
+
+    from arena.bench.workers import claim_overhead, throughput
+    from leaderboard.database import resolve_db_url
+
+    try:
+        counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"--workers takes numbers like 1,2,3, got {args.workers!r}") from None
+    if not counts or min(counts) < 1 or args.rounds < 1 or args.claims < 1:
+        raise UserError("--workers values, --rounds and --claims must be at least 1")
+    console = make_console()
+    with tempfile.TemporaryDirectory(prefix="arena-bench-workers-") as tmp:
+        url = resolve_db_url(args.db or str(Path(tmp) / "bench.sqlite"))
+        console.print(f"database {url.split('@')[-1]}")
+        claims = claim_overhead(url, args.claims)
+        console.print(f"claim overhead over {claims.matches} matches (medians): claim {claims.claim_ms:.2f} ms, "
+                      f"record through the queue {claims.record_queue_ms:.2f} ms vs plain record "
+                      f"{claims.record_plain_ms:.2f} ms: [bold]{claims.overhead_ms:.2f} ms per match[/bold]")
+        order = counts + counts[::-1]
+        figures: dict[int, list] = {k: [] for k in counts}
+        for k in order:
+            f = throughput(url, k, args.rounds, Path(tmp) / "logs")
+            figures[k].append(f)
+            console.print(f"{k} worker(s): {f.matches} matches in {f.wall_s:.1f} s = {f.per_minute:.1f} matches/min")
+    table = Table(title="matches per minute (alternating runs)")
+    for col in ("workers", "runs", "matches/min", "vs 1 worker"):
+        table.add_column(col, justify="right")
+    base = sum(f.per_minute for f in figures[counts[0]]) / len(figures[counts[0]])
+    for k in counts:
+        rate = sum(f.per_minute for f in figures[k]) / len(figures[k])
+        table.add_row(str(k), str(len(figures[k])), f"{rate:.1f}", f"{rate / base:.2f}x")
+    console.print(table)
     return 0

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "arena.cli.play",
     "arena.cli.bots",
     "arena.cli.tournament",
+    "arena.cli.workers",
     "arena.cli.sprt",
     "arena.cli.demo",
     "arena.cli.serve",

@@ -20,7 +20,7 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
 def open_store(args: argparse.Namespace, *, create: bool = False) -> Iterator["Store"]:  # noqa: F821
     """The store named by ``--db`` / ``ARENA_DB``; store errors become one-line user errors.
 
-    Only the commands that write results (``create=True``: bot add, tournament run, demo)
+    Only the commands that write results (``create=True``: bot add, tournament run and create, demo)
     may create a database; for every other one a missing database is an error that names
     the path and the commands that create one (leaderboard/existence.py).
     """

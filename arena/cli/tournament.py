@@ -46,6 +46,73 @@ def register(sub: argparse._SubParsersAction) -> None:
                           description="Create a tournament and play it. With N bots, one round of table size k is "
                                       "C(N,k)*k matches; a gauntlet of one candidate against N bots, C(N,k-1)*k. "
                                       "Ctrl-C stops cleanly; 'arena tournament resume ID' goes on.")
+    _schedule_options(run)
+    run.add_argument("--worker-id", default=None, metavar="ID",
+                     help="this machine's worker id, as 'tournament status' shows it (default: w<PID>)")
+    add_isolation_options(run)
+    _common_run_options(run)
+    run.set_defaults(func=cmd_run)
+
+    create = tsub.add_parser("create", help="create a tournament and store its schedule, without playing it",
+                             description="Create a tournament and store its whole schedule as planned matches; "
+                                         "workers on any machine ('arena worker --db URL --tournament ID') play "
+                                         "it. Prints the tournament's id.")
+    _schedule_options(create)
+    add_isolation_options(create)
+    _common_run_options(create)
+    create.set_defaults(func=cmd_create)
+
+    resume = tsub.add_parser("resume", help="play what is left of a tournament",
+                             description="Start a local worker on the tournament again: the schedule minus the "
+                                         "stored matches (after Ctrl-C, a crash or kill -9), failed matches "
+                                         "queued again: nothing lost, nothing counted twice. Other workers may "
+                                         "play it at the same time.")
+    resume.add_argument("id", type=int, metavar="ID")
+    resume.add_argument("--concurrency", type=int, default=None, metavar="C", help="matches at once (default: as created)")
+    resume.add_argument("--worker-id", default=None, metavar="ID",
+                        help="this machine's worker id, as 'tournament status' shows it (default: w<PID>)")
+    add_isolation_options(resume, default=None)
+    _common_run_options(resume)
+    resume.set_defaults(func=cmd_resume)
+
+    ls = tsub.add_parser("list", help="list tournaments", description="List the stored tournaments.")
+    ls.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_db_option(ls)
+    ls.set_defaults(func=cmd_list)
+
+    show = tsub.add_parser("show", help="a tournament's configuration, progress and leaderboard",
+                           description="A tournament's configuration, progress and leaderboard; with --json, "
+                                       "every scheduled match with its schedule index and status.")
+    show.add_argument("id", type=int, metavar="ID")
+    show.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_db_option(show)
+    show.set_defaults(func=cmd_show)
+
+    from arena.cli.workers import register_tournament_actions
+
+    register_tournament_actions(tsub)
+
+    lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
+                        description="Rank, bot version (NAME@N, each rated on its own), Elo ± 95% CI (batch Plackett-Luce fit of every finishing order), "
+                                    "live Elo, matches, wins, mean place, mean cash, forfeits and faults, over one "
+                                    "tournament or every stored match, every table size or one; by default each bot's newest version that has results.  "
+                                    "See docs/ratings.md.")
+    lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
+    lb.add_argument("--players", type=int, metavar="N",
+                    help="only the matches at tables of N players, rated on their own (default: every size)")
+    lb.add_argument("--cross", action="store_true",
+                    help="also the cross-table: each pair's head-to-head score where both played")
+    lb.add_argument("--json", action="store_true",
+                    help="print JSON for scripts (a list of rows; with --cross an object with 'leaderboard' "
+                         "and every pair's 'cross_table')")
+    lb.add_argument("--all-versions", action="store_true",
+                    help="a row for every bot version that played (default: each bot's newest version that has "
+                         "results)")
+    add_db_option(lb)
+    lb.set_defaults(func=cmd_leaderboard)
+
+
+def _schedule_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST",
                      help="a registered bot name, or a bot.toml (or its folder) to check and register; repeat")
     run.add_argument("--gauntlet", default=None, metavar="NAME|MANIFEST",
@@ -67,50 +134,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--decision-ms", type=int, default=1000, metavar="MS", help="time per decision (default 1000 ms)")
     run.add_argument("--bank-ms", type=int, default=10_000, metavar="MS", help="time bank per match (default 10000 ms)")
     run.add_argument("--max-faults", type=int, default=3, metavar="N", help="faults before a seat forfeits (default 3)")
-    add_isolation_options(run)
-    _common_run_options(run)
-    run.set_defaults(func=cmd_run)
-
-    resume = tsub.add_parser("resume", help="play what is left of a tournament",
-                             description="Play the schedule minus the stored matches (after Ctrl-C, a crash or "
-                                         "kill -9): nothing lost, nothing counted twice.")
-    resume.add_argument("id", type=int, metavar="ID")
-    resume.add_argument("--concurrency", type=int, default=None, metavar="C", help="matches at once (default: as created)")
-    add_isolation_options(resume, default=None)
-    _common_run_options(resume)
-    resume.set_defaults(func=cmd_resume)
-
-    ls = tsub.add_parser("list", help="list tournaments", description="List the stored tournaments.")
-    ls.add_argument("--json", action="store_true", help="print JSON for scripts")
-    add_db_option(ls)
-    ls.set_defaults(func=cmd_list)
-
-    show = tsub.add_parser("show", help="a tournament's configuration, progress and leaderboard",
-                           description="A tournament's configuration, progress and leaderboard; with --json, "
-                                       "every scheduled match with its schedule index and status.")
-    show.add_argument("id", type=int, metavar="ID")
-    show.add_argument("--json", action="store_true", help="print JSON for scripts")
-    add_db_option(show)
-    show.set_defaults(func=cmd_show)
-
-    lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
-                        description="Rank, bot version (NAME@N, each rated on its own), Elo ± 95% CI (batch Plackett-Luce fit of every finishing order), "
-                                    "live Elo, matches, wins, mean place, mean cash, forfeits and faults, over one "
-                                    "tournament or every stored match, every table size or one; by default each bot's newest version that has results.  "
-                                    "See docs/ratings.md.")
-    lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
-    lb.add_argument("--players", type=int, metavar="N",
-                    help="only the matches at tables of N players, rated on their own (default: every size)")
-    lb.add_argument("--cross", action="store_true",
-                    help="also the cross-table: each pair's head-to-head score where both played")
-    lb.add_argument("--json", action="store_true",
-                    help="print JSON for scripts (a list of rows; with --cross an object with 'leaderboard' "
-                         "and every pair's 'cross_table')")
-    lb.add_argument("--all-versions", action="store_true",
-                    help="a row for every bot version that played (default: each bot's newest version that has "
-                         "results)")
-    add_db_option(lb)
-    lb.set_defaults(func=cmd_leaderboard)
 
 
 def _common_run_options(p: argparse.ArgumentParser) -> None:
@@ -205,12 +228,13 @@ def play_tournament(console: Console, store: Any, tournament_id: int, args: argp
     try:
         summary = run_tournament(store, tournament_id, concurrency=concurrency, log_dir=args.logs,
                                  on_start=view.start, on_done=view.on_done, policy=policy,
-                                 on_bot_failure=view.bot_failed, on_notice=view.notice)
-    except KeyboardInterrupt:
+                                 on_bot_failure=view.bot_failed, on_notice=view.notice,
+                                 worker_id=getattr(args, "worker_id", None))
+    except KeyboardInterrupt as exc:
         view.stop()
         console.print(f"[yellow]stopped[/yellow]: the finished matches are stored; "
                       f"go on with: arena tournament resume {tournament_id}" + _db_hint(args))
-        return 130
+        return 128 + getattr(exc, "signum", 2)
     except (BrokenPipeError, BaseExceptionGroup) as exc:
         if is_closed_pipe(exc):  # arena tournament run ... | head: say it where it can still be read
             print(f"arena: the output was closed, so tournament {tournament_id} stopped; the finished matches "
@@ -233,7 +257,9 @@ def _db_hint(args: argparse.Namespace) -> str:
     return f" --db {args.db}" if getattr(args, "db", None) else ""
 
 
-def cmd_run(args: argparse.Namespace) -> int:
+def create_from_args(args: argparse.Namespace, console: Console, store: Any) -> tuple[int, Any]:
+    """Create the tournament the options describe (bots checked and registered first);
+    returns its id and the isolation policy."""
     from arena.tournaments import TournamentConfig, create_tournament, resolve_bots
 
     for name, value, low in (("--rounds", args.rounds, 1), ("--concurrency", args.concurrency, 1),
@@ -241,26 +267,41 @@ def cmd_run(args: argparse.Namespace) -> int:
                              ("--bank-ms", args.bank_ms, 0)):
         if value < low:
             raise UserError(f"{name} must be at least {low}, got {value}")
-    console = make_console()
     policy = isolation_from_args(args)
+    entries = ([args.gauntlet] if args.gauntlet is not None else []) + args.bot
+    rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
+                        on_register=lambda e: console.print(f"checking and registering {e} ..."))
+    gauntlet = rows[0].name if args.gauntlet is not None else None
+    config = TournamentConfig(bots=tuple(r.name for r in rows), versions={r.name: r.number for r in rows},
+                              table_sizes=args.players, rounds=args.rounds,
+                              gauntlet=gauntlet,
+                              variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
+                              bank_ms=args.bank_ms, max_faults=args.max_faults,
+                              publish_deals=args.publish_deals,
+                              isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
+    tid = create_tournament(store, config, args.seed)
+    entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
+    console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
+                  f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
+                  f"database {store.url}; versions: {', '.join(r.participant for r in rows)}")
+    return tid, policy
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    console = make_console()
     with open_store(args, create=True) as store:
-        entries = ([args.gauntlet] if args.gauntlet is not None else []) + args.bot
-        rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
-                            on_register=lambda e: console.print(f"checking and registering {e} ..."))
-        gauntlet = rows[0].name if args.gauntlet is not None else None
-        config = TournamentConfig(bots=tuple(r.name for r in rows), versions={r.name: r.number for r in rows},
-                                  table_sizes=args.players, rounds=args.rounds,
-                                  gauntlet=gauntlet,
-                                  variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
-                                  bank_ms=args.bank_ms, max_faults=args.max_faults,
-                                  publish_deals=args.publish_deals,
-                                  isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
-        tid = create_tournament(store, config, args.seed)
-        entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
-        console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
-                      f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
-                      f"database {store.url}; versions: {', '.join(r.participant for r in rows)}")
+        tid, policy = create_from_args(args, console, store)
         return play_tournament(console, store, tid, args, None, policy)
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    console = make_console(stderr=True)  # stdout: the id alone, for scripts
+    with open_store(args, create=True) as store:
+        tid, _ = create_from_args(args, console, store)
+    print(tid)
+    console.print(f"play it on any machine that reaches the database: arena worker --tournament {tid}"
+                  + _db_hint(args))
+    return 0
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -356,6 +397,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             return cmd_show_sprt(store, row, _tournament_json(store, row), args)
         info = _tournament_json(store, row)
         stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
+        from leaderboard.queue import MatchQueue
+
+        played_by = MatchQueue(store).match_workers(args.id)  # index -> (worker, isolation, queue status)
         config = TournamentConfig.from_json(row.config)
         schedule = schedule_of(config, row.seed)
         matches = []
@@ -366,7 +410,11 @@ def cmd_show(args: argparse.Namespace) -> int:
                                      "status": "finished" if m else "pending"}
             if row.finished:
                 entry["seed"] = p.seed
+            worker, isolation, queued = played_by.get(p.index, (None, None, None))
+            if queued == "claimed":
+                entry.update(status="playing", worker=worker)
             if m:
+                entry.update(worker=worker, isolation=isolation)
                 entry.update(match_id=m.id, termination=m.termination.value,
                              places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
             matches.append(entry)

@@ -51,6 +51,7 @@ def progress_json(store: Store, row: TournamentRow, now: datetime | None = None)
         "last_match_at": None,
         "stalled": False,
         "checked_at": now.isoformat(),
+        "workers": _workers(store, row.id),
     }
     ends = sorted((m.started_at + timedelta(seconds=m.duration_s)
                    for m in store.list_matches(tournament_id=row.id, limit=RATE_MATCHES)), reverse=True)
@@ -71,6 +72,14 @@ def progress_json(store: Store, row: TournamentRow, now: datetime | None = None)
             data["eta_seconds"] = round(eta)
             data["eta"] = (now + timedelta(seconds=eta)).isoformat()
     return data
+
+
+def _workers(store: Store, tournament_id: int) -> list[dict[str, Any]]:
+    """Per worker (``HOST/ID``): matches held now, done, failed, late results refused,
+    matches/min, excluded or not (``arena tournament status`` shows the same)."""
+    from leaderboard.queue import MatchQueue
+
+    return [w.to_json() for w in MatchQueue(store).progress(tournament_id).workers]
 
 
 def duration_text(seconds: float | None) -> str:
