@@ -185,7 +185,8 @@ class Seat(SQLModel, table=True):
             ["bot_versions.bot_id", "bot_versions.id"],
             name="fk_seats_bot_version",
         ),
-        Index("ix_seats_bot_version_id", "bot_version_id"),
+        # a version's seats; "did this version play this match" in one probe
+        Index("ix_seats_version_match", "bot_version_id", "match_id"),
         # a bot version's faults and forfeits (few) without reading its other seats
         Index("ix_seats_incidents", "bot_version_id", sqlite_where=text(SEAT_INCIDENT),
               postgresql_where=text(SEAT_INCIDENT)),

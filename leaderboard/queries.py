@@ -194,9 +194,10 @@ def results_key(store: Store, tournament_id: int | None = None, table_size: int 
     row is a bot's current one).  Stored matches are never changed nor deleted, so a new
     match (or version) changes the key and nothing else does."""
     with store.read_session() as session:
-        count, newest = session.exec(  # type: ignore[call-overload]
-            sa_select(func.count(), func.max(col(Match.started_at))).where(_scope(tournament_id, table_size))
-        ).one()
+        scope = _scope(tournament_id, table_size)
+        # two statements: SQLite counts a whole table from its smallest index's pages
+        count = session.exec(sa_select(func.count()).select_from(Match).where(scope)).one()[0]  # type: ignore[call-overload]
+        newest = session.exec(sa_select(func.max(col(Match.started_at))).where(scope)).one()[0]  # type: ignore[call-overload]
         versions, top = session.exec(  # type: ignore[call-overload]
             sa_select(func.count(), func.max(col(BotVersion.id)))
         ).one()
@@ -263,3 +264,16 @@ def bot_page(store: Store, *, all_versions: bool = False, limit: int = DEFAULT_L
     """Bots (removed ones too) by name, each bot's current version or every version."""
     rows = store.list_bots(include_removed=True, all_versions=all_versions)
     return slice_page(rows, "bot", limit=limit, cursor=cursor, key=lambda b: b.participant)
+
+
+def storage_bytes(store: Store) -> int:
+    """What the database takes: the SQLite file's pages (the write-ahead log checkpointed
+    first), or PostgreSQL's ``pg_database_size``."""
+    with store.read_session() as session:
+        if session.get_bind().dialect.name == "sqlite":
+            session.exec(text("PRAGMA wal_checkpoint(TRUNCATE)"))  # type: ignore[call-overload]
+            pages = session.exec(text("PRAGMA page_count")).one()[0]  # type: ignore[call-overload]
+            size = session.exec(text("PRAGMA page_size")).one()[0]  # type: ignore[call-overload]
+            free = session.exec(text("PRAGMA freelist_count")).one()[0]  # type: ignore[call-overload]
+            return int((pages - free) * size)
+        return int(session.exec(text("SELECT pg_database_size(current_database())")).one()[0])  # type: ignore[call-overload]

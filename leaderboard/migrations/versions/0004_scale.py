@@ -6,7 +6,9 @@
   ``matches.replay_json`` is dropped.  About 35 KB a match become about 4.5 KB.
 - Indexes: a tournament's matches newest first, and each scope of the ratings (a
   tournament, a table size, both) counted with its newest start time from an index
-  alone; a bot version's faulty or forfeited seats (a partial index: few rows).
+  alone; a bot version's seats by match (whether it played a match: one probe, in
+  place of the index on the version alone); a bot version's faulty or forfeited
+  seats (a partial index: few rows).
 
 Revision ID: 0004_scale
 Revises: 0002_bot_versions
@@ -53,6 +55,8 @@ def upgrade() -> None:
     op.create_index("ix_matches_tournament_started", "matches", ["tournament_id", "started_at"])
     op.create_index("ix_matches_size_started", "matches", ["table_size", "started_at"])
     op.create_index("ix_matches_tournament_size_started", "matches", ["tournament_id", "table_size", "started_at"])
+    op.drop_index("ix_seats_bot_version_id", "seats")  # a prefix of the next one
+    op.create_index("ix_seats_version_match", "seats", ["bot_version_id", "match_id"])
     op.create_index("ix_seats_incidents", "seats", ["bot_version_id"], sqlite_where=sa.text(_INCIDENT),
                     postgresql_where=sa.text(_INCIDENT))
 
