@@ -150,10 +150,8 @@ class Match(SQLModel, table=True):
             name="ck_matches_termination",
         ),
         Index("ix_matches_started_at", "started_at"),
-        # pages of a tournament's matches, newest first; the ratings' cache key per scope
+        # pages of a tournament's matches, newest first
         Index("ix_matches_tournament_started", "tournament_id", "started_at"),
-        Index("ix_matches_size_started", "table_size", "started_at"),
-        Index("ix_matches_tournament_size_started", "tournament_id", "table_size", "started_at"),
     )
 
     id: str = Field(primary_key=True)
@@ -172,6 +170,22 @@ class Match(SQLModel, table=True):
     # two-player game only
     imaginary_cash: int | None = None
     imaginary_place: int | None = None
+
+
+class MatchCount(SQLModel, table=True):
+    """How many matches are stored per tournament and table size, kept by the database itself:
+    triggers on ``matches`` (revision 0004_scale) add one on every insert, take one off on
+    every delete.  The pages read counts and the ratings' cache key here, in a few rows,
+    instead of counting a million.  A revision that rebuilds ``matches`` (SQLite's batch
+    mode copies the table, and its triggers are lost with the old one) must make the
+    triggers again: see :func:`leaderboard.migrations.versions.0004_scale.create_count_triggers`.
+    """
+
+    __tablename__ = "match_counts"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    table_size: int = Field(primary_key=True)
+    matches: int
 
 
 class Seat(SQLModel, table=True):

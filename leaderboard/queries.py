@@ -10,8 +10,9 @@ an index, however many matches are stored:
   1,000 costs what page 1 does;
 - a tournament's or a bot's matches are filtered in SQL (a bot's with ``EXISTS`` on
   its seats, walking the start-time index until the page is full);
-- :func:`results_key` says whether a scope's results changed, from one index:
-  the count of its matches and the newest start time, with the bot versions' count.
+- :func:`results_key` says whether a scope's results changed, from a few rows: the
+  count of its matches (``match_counts``, kept by triggers as matches are stored)
+  and the bot versions'.
 
 Cursors are opaque text (URL-safe base64 of what the next page starts after); a
 cursor that does not decode raises :class:`BadCursor` (a ``ValueError``).
@@ -32,13 +33,15 @@ from sqlalchemy.orm import defer
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
-from leaderboard.errors import UnknownMatchError
-from leaderboard.models import SEAT_INCIDENT, Bot, BotVersion, Match, Seat, Tournament
+from arena.records import Fault
+from leaderboard.errors import CorruptDataError, UnknownMatchError
+from leaderboard.models import SEAT_INCIDENT, Bot, BotVersion, Match, MatchCount, Seat, Tournament
 from leaderboard.rows import BotRow, MatchRow, TournamentRow
 from leaderboard.store import (
     Store,
     _find_tournament,
     _find_version,
+    _load_json,
     _load_seats,
     _match_row,
     _tournament_row,
@@ -153,71 +156,93 @@ def match_without_replay(store: Store, match_id: str) -> MatchRow:
     return _match_row(found[0], found[1], seats.get(match_id, ()), None)
 
 
-def incident_matches(store: Store, participant: str, tournament_id: int | None,
-                     limit: int = DEFAULT_LIMIT) -> list[MatchRow]:
-    """The newest ``limit`` matches where the bot version (a plain name: its current one)
-    faulted or forfeited, newest first (through a partial index of such seats)."""
+@dataclass(frozen=True)
+class Incident:
+    """A seat of one bot version that faulted or forfeited (``id``: the match's)."""
+
+    id: str
+    tournament_id: int
+    seat: int
+    place: int
+    forfeited: bool
+    faults: tuple[Fault, ...]
+
+
+def incidents(store: Store, participant: str, tournament_id: int | None,
+              limit: int = DEFAULT_LIMIT) -> list[Incident]:
+    """The bot version's (a plain name: its current one) seats that faulted or forfeited in
+    its newest ``limit`` such matches, newest first (through a partial index of such seats;
+    only those seats are read)."""
     check_limit(limit)
     with store.read_session() as session:
         _, version = _find_version(session, participant)
         query = (
-            select(Match, col(Tournament.game))
-            .join(Seat, col(Seat.match_id) == col(Match.id))
-            .join(Tournament, col(Match.tournament_id) == col(Tournament.id))
-            .options(defer(col(Match.replay_z)))
+            sa_select(col(Seat.match_id), col(Match.tournament_id), col(Seat.seat), col(Seat.place),
+                      col(Seat.forfeited), col(Seat.faults_json))
+            .select_from(Seat)
+            .join(Match, col(Seat.match_id) == col(Match.id))
             .where(col(Seat.bot_version_id) == version.id, text(f"({SEAT_INCIDENT})"))
             .order_by(col(Match.started_at).desc(), col(Match.id))
             .limit(limit)
         )
         if tournament_id is not None:
             query = query.where(col(Match.tournament_id) == tournament_id)
-        found = list(session.exec(query))
-        seats = _load_seats(session, [m.id for m, _ in found])
-    return [_match_row(m, game, seats.get(m.id, ()), None) for m, game in found]
+        rows = session.exec(query).all()  # type: ignore[call-overload]
+    found = []
+    for match_id, tid, seat, place, forfeited, faults_json in rows:
+        what = f"match {match_id!r} seat {seat}: the stored faults"
+        try:
+            faults = tuple(Fault.from_json(f) for f in _load_json(faults_json, what, list))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CorruptDataError(f"{what} cannot be read ({exc!r}); the row is kept unchanged") from exc
+        found.append(Incident(match_id, int(tid), int(seat), int(place), bool(forfeited), faults))
+    return found
 
 
 # -- counts and the ratings' cache key -------------------------------------------------------
 
 
-def _scope(tournament_id: int | None, table_size: int | None) -> ColumnElement[bool]:
+def _counted(tournament_id: int | None, table_size: int | None) -> ColumnElement[bool]:
     where: ColumnElement[bool] = true()
     if tournament_id is not None:
-        where = and_(where, col(Match.tournament_id) == tournament_id)
+        where = and_(where, col(MatchCount.tournament_id) == tournament_id)
     if table_size is not None:
-        where = and_(where, col(Match.table_size) == table_size)
+        where = and_(where, col(MatchCount.table_size) == table_size)
     return where
 
 
 def results_key(store: Store, tournament_id: int | None = None, table_size: int | None = None) -> tuple[Any, ...]:
-    """What a fit of the scope's results depends on, read from indexes: the number of its
-    matches and the newest start time, and the bot versions (a new version changes which
-    row is a bot's current one).  Stored matches are never changed nor deleted, so a new
-    match (or version) changes the key and nothing else does."""
+    """What a fit of the scope's results depends on, in a few rows whatever the number of
+    matches: the scope's matches counted (``match_counts``, which the database keeps as
+    matches are stored) and the bot versions (a new version changes which row is a bot's
+    current one).  Stored matches are never changed: a new match (or version) changes the
+    key and nothing else does."""
     with store.read_session() as session:
-        scope = _scope(tournament_id, table_size)
-        # two statements: SQLite counts a whole table from its smallest index's pages
-        count = session.exec(sa_select(func.count()).select_from(Match).where(scope)).one()[0]  # type: ignore[call-overload]
-        newest = session.exec(sa_select(func.max(col(Match.started_at))).where(scope)).one()[0]  # type: ignore[call-overload]
+        count = session.exec(  # type: ignore[call-overload]
+            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(_counted(tournament_id, table_size))
+        ).one()[0]
         versions, top = session.exec(  # type: ignore[call-overload]
             sa_select(func.count(), func.max(col(BotVersion.id)))
         ).one()
-    return (int(count), None if newest is None else str(newest), int(versions), top)
+    return (int(count), int(versions), top)
 
 
 def match_counts(store: Store) -> dict[int, int]:
-    """Stored matches per tournament (one pass over an index)."""
+    """Stored matches per tournament (from ``match_counts``: a few rows)."""
     with store.read_session() as session:
         rows = session.exec(  # type: ignore[call-overload]
-            sa_select(col(Match.tournament_id), func.count()).group_by(col(Match.tournament_id))
+            sa_select(col(MatchCount.tournament_id), func.sum(col(MatchCount.matches)))
+            .group_by(col(MatchCount.tournament_id))
         ).all()
-    return {int(t): int(n) for t, n in rows}
+    return {int(t): int(n) for t, n in rows if n}
 
 
 def match_count(store: Store, tournament_id: int) -> int:
     """Stored matches of one tournament."""
     with store.read_session() as session:
         return int(session.exec(  # type: ignore[call-overload]
-            sa_select(func.count()).where(col(Match.tournament_id) == tournament_id)
+            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0))
+            .where(col(MatchCount.tournament_id) == tournament_id)
         ).one()[0])
 
 

@@ -158,8 +158,12 @@ def test_the_fit_is_cached_until_a_match_or_a_version_is_stored(db_url: str, tem
         before = sum(s.matches for s in first.standings if not s.reference)
         key = queries.results_key(store)
 
+        counted = queries.match_counts(store)
         fill(store, 1, templates=templates, bots=8, tournaments=1)  # one more deal, another tournament
         assert queries.results_key(store) != key
+        after = queries.match_counts(store)  # kept by the database's triggers
+        assert {t: n for t, n in after.items() if t in counted} == counted
+        assert sum(after.values()) == len(store.list_matches()) > sum(counted.values())
         again = cache.get(store, None)
         assert again is not first and cache.fits_made == 3
         added = len(store.list_matches()) - len(store.list_matches(tournament_id=tournaments[0]))
@@ -197,6 +201,10 @@ def test_an_old_database_gets_its_replays_compressed_text_unchanged(db_url: str,
     finally:
         engine.dispose()
     with Store.open(db_url) as store:
+        counts: dict[int, int] = {}
+        for m in store.list_matches():
+            counts[m.tournament_id] = counts.get(m.tournament_id, 0) + 1
+        assert queries.match_counts(store) == counts and sum(counts.values()) == len(data["tables"]["matches"]["rows"]) + 2
         assert store.get_match("old-real").replay == json.loads(real)
         with pytest.raises(CorruptDataError, match="is not valid JSON"):
             store.get_match("old-corrupt")

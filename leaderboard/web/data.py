@@ -200,13 +200,12 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
                                  "tied": h2h.tied})
     faults: list[dict[str, Any]] = []
     forfeits: list[dict[str, Any]] = []
-    for match in queries.incident_matches(store, name, tournament_id, INCIDENT_MATCHES):  # newest first
-        mine = next(s for s in match.seats if s.bot == name)
-        published = visibility.published(match)
-        faults.extend({"match_id": match.id, **f.to_json(), **({} if published else {"detail": DETAIL_HIDDEN})}
+    for mine in queries.incidents(store, name, tournament_id, INCIDENT_MATCHES):  # newest first
+        published = visibility.published(mine)
+        faults.extend({"match_id": mine.id, **f.to_json(), **({} if published else {"detail": DETAIL_HIDDEN})}
                       for f in mine.faults)
         if mine.forfeited:
-            forfeits.append({"match_id": match.id, "seat": mine.seat, "place": mine.place})
+            forfeits.append({"match_id": mine.id, "seat": mine.seat, "place": mine.place})
     page = queries.match_page(store, tournament_id=tournament_id, bot=name, limit=RECENT_MATCHES)
     recent = []
     for match in page.items:

@@ -57,9 +57,9 @@ def spread(n: int, points: int = CHART_POINTS) -> list[int]:
 
 def build_fit(store: Store, tournament_id: int | None, players: int | None, all_versions: bool) -> Fit:
     matches = store.rated_matches(tournament_id, table_size=players)
-    board = compute_leaderboard(store, tournament_id, players=players, save=False, all_versions=all_versions,
-                                matches=matches)
     history = live_elo_history(matches)
+    board = compute_leaderboard(store, tournament_id, players=players, save=False, all_versions=all_versions,
+                                matches=matches, history=history)
     played = Counter(name for _, after in history for name in after)
     wanted = {name: set(spread(n)) for name, n in played.items()}
     seen: Counter[Hashable] = Counter()
