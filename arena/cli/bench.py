@@ -318,12 +318,14 @@ def run_store(args: argparse.Namespace) -> int:
                 ids = fill(store, args.matches, bots=args.bots, tournaments=args.tournaments, seed=args.seed,
                            templates=templates, progress=advance)
             fill_s = time.perf_counter() - fill_start
-            total = sum(queries.match_counts(store).values())
+            counts = queries.match_counts(store)
+            total = sum(counts.values())
             size = queries.storage_bytes(store)
             url = store.url
-            newest = queries.match_page(store, tournament_id=ids[0], limit=1).items[0]
+            biggest = max(counts, key=lambda t: (counts[t], t))  # the tournament-scoped pages: the largest one
+            newest = queries.match_page(store, tournament_id=biggest, limit=1).items[0]
             bot = newest.seats[0].bot
-            paths = bench_paths(store, bot, ids[0], newest.id)
+            paths = bench_paths(store, bot, biggest, newest.id)
             console.print(f"stored {args.matches:,} matches in {fill_s:,.0f} s ({args.matches / fill_s:,.0f}/s); "
                           f"the store holds {total:,} matches in {size / 1e6:,.1f} MB: "
                           f"[bold]{size / total / 1024:,.2f} KB per match[/bold] ({url})")
