@@ -13,9 +13,10 @@ of its own that holds ``sample_bots`` (a link to the repository's), with the
 The exceptions, each because a test cannot run it as it stands:
 
 - :data:`PARSE_ONLY`: ``arena serve`` serves until it is stopped, the benchmarks
-  measure for minutes, and ``postgresql://arena@dbhost/...`` names a server that is
-  not there: their arguments are parsed by the real parser (a renamed option still
-  fails) and nothing is run (tests/test_web_api.py and tests/test_bench.py run them).
+  and ``arena sprt --simulate`` measure for minutes, and ``postgresql://arena@dbhost/...``
+  names a server that is not there: their arguments are parsed by the real parser (a
+  renamed option still fails) and nothing is run (tests/test_web_api.py,
+  tests/test_bench.py and tests/test_sprt.py run them).
 - :data:`SUBSTITUTIONS`: ``127.0.0.1:50051``, the address of "a bot already running
   elsewhere", becomes the address of the investor sample bot that the test starts
   on a free port.
@@ -51,6 +52,7 @@ ARENA_BIN = Path(sys.executable).parent  # the environment that runs the tests h
 PARSE_ONLY = [
     (re.compile(r"^arena serve\b"), "serves until stopped (tests/test_web_api.py runs it)"),
     (re.compile(r"^arena bench\b"), "benchmarks take minutes (tests/test_bench.py runs them small)"),
+    (re.compile(r"^arena sprt --simulate\b"), "simulates thousands of tests (tests/test_sprt.py runs it small)"),
     (re.compile(r"postgresql://arena@dbhost/"), "names a database server that is not there"),
 ]
 #: The address the docs give to "a bot already running elsewhere".
@@ -228,7 +230,8 @@ def test_the_pages_are_read_into_files_and_commands(tmp_path: Path) -> None:
     assert any(c.startswith("arena tournament run") for c in commands)
     assert {s.file for s in everything if s.file} >= {"my_bot/bot.py", "my_bot/bot.toml"}
     parse_only = [c for c in commands if parse_only_reason(c)]
-    assert parse_only and all(c.startswith(("arena serve", "arena bench")) for c in parse_only), parse_only
+    assert parse_only and all(c.startswith(("arena serve", "arena bench", "arena sprt --simulate"))
+                                        for c in parse_only), parse_only
 
 
 def test_a_broken_command_fails_the_test(tmp_path: Path) -> None:

@@ -11,7 +11,11 @@ def get_game(name: str) -> Game:
         from arena.games.union_pacific import default_game
 
         return default_game()
+    if name == "ticket_to_ride_pennsylvania":
+        from arena.games.ticket_to_ride_pennsylvania import default_game as ttr_default_game
+
+        return ttr_default_game()
     raise ValueError(f"unknown game {name!r}; Arena knows: {', '.join(GAMES)}")
 
 
-GAMES = ("union_pacific",)
+GAMES = ("union_pacific", "ticket_to_ride_pennsylvania")
