@@ -35,6 +35,7 @@ from sqlmodel import Session, col, select
 
 from arena.names import name_problem
 from arena.records import Fault, MatchRecord, MatchTermination
+from leaderboard import replays
 from leaderboard.database import (
     DEFAULT_DB_PATH,
     create_db_engine,
@@ -51,7 +52,6 @@ from leaderboard.errors import (
     UnknownTournamentError,
     VersionExists,
 )
-from leaderboard import replays
 from leaderboard.migrate import upgrade
 from leaderboard.models import (
     Bot,
