@@ -173,6 +173,16 @@ def spares_per_bot(config: TournamentConfig, workers: int, policy: IsolationPoli
     return max(1, min(workers, -(-seats_at_once // max(1, len(config.bots)))))
 
 
+def seats_to_play(todo: list[Pairing], specs: dict[str, BotSpec]) -> dict[str, int]:
+    """How many seats each bot (by spec key) has left in ``todo`` (the pool starts no spare beyond)."""
+    seats: dict[str, int] = {}
+    for pairing in todo:
+        for name in pairing.seats:
+            key = specs[name].key
+            seats[key] = seats.get(key, 0) + 1
+    return seats
+
+
 def run_tournament(
     store: Store,
     tournament_id: int,
@@ -230,7 +240,8 @@ def run_tournament(
 
         with BotPool(log_dir=log_dir, policy=policy, game=GAME, spares=spares_per_bot(config, workers, policy),
                      on_start_failure=failed_to_start) as pool:
-            pool.prepare(list({id(s): s for s in specs.values()}.values()))
+            pool.prepare(list({id(s): s for s in specs.values()}.values()), seats_to_play(todo, specs))
+
             def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:
                 return run_match(pool, [specs[name] for name in pairing.seats], seed=pairing.seed,
                                  variant=pairing.variant, match_id=new_match_id(),

@@ -16,7 +16,7 @@ from arena.host import cgroups
 from arena.host.manifest import BotSpec, load_manifest
 from arena.host.match import run_match
 from arena.host.pool import BotPool
-from arena.host.process import LogPump
+from arena.host.process import BotStartError, LogPump
 from arena.host.sandbox import (IsolationPolicy, Limits, bwrap_command, host_environment, sandbox_available,
                                 sandbox_environment)
 
@@ -182,6 +182,56 @@ def test_every_seat_of_every_match_gets_a_fresh_process_and_spares_are_ready_ahe
             assert iso["level"] == "sandbox" and iso["fresh_processes"] is True
             assert iso["limits"] == Limits().to_json()
     assert all(not Path(f"/proc/{pid}").exists() for pid in pool.pids[:2]), "a finished match's bot still runs"
+
+
+@needs_sandbox
+def test_no_spare_is_started_beyond_the_seats_left_to_play(tmp_path: Path) -> None:
+    """Told how many seats are left (a tournament's schedule), the pool keeps no spare that
+    nothing will use: the last match starts no process after it."""
+    spec = BotSpec(manifest=load_manifest(RANDOM_BOT))
+    pool = _RecordingPool(log_dir=tmp_path, policy=IsolationPolicy.sandbox(), game="union_pacific", spares=2)
+    with pool:
+        pool.prepare([spec], {spec.key: 3})  # two matches of 2 seats, one of them started already
+        deadline = time.monotonic() + 20
+        while len(pool._ready.get(spec.key, [])) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        run_match(pool, [spec, spec], seed=5)  # 1 seat left: one spare is kept, no more
+        time.sleep(0.5)  # a warm-up wrongly begun would be under way by now
+        with pool._lock:
+            kept = len(pool._ready.get(spec.key, [])) + pool._warming.get(spec.key, 0)
+        assert kept == 1
+        deadline = time.monotonic() + 20
+        while not pool._ready.get(spec.key) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        spare = pool._ready[spec.key][0]
+        last = pool.acquire(spec, lease="last")  # the last seat takes it...
+        assert last.process is spare.process
+        with pool._lock:  # ... and nothing replaces it
+            assert not pool._ready.get(spec.key) and not pool._warming.get(spec.key)
+        pool.release([last])
+
+
+@needs_sandbox
+def test_a_sandbox_says_when_its_bot_listens_exits_or_stays_silent(tmp_path: Path) -> None:
+    """The zygote's sandboxes report readiness on a pipe: a bot that listens only on its TCP
+    port is reached through the relay, an early exit is told at once, silence times out."""
+    from tests.fake_bots import fake_spec
+
+    with BotPool(log_dir=tmp_path, policy=IsolationPolicy.sandbox(), ready_timeout=1.5,
+                 max_start_failures=5) as pool:
+        handle = pool.acquire(fake_spec("random"))  # 127.0.0.1:{port} inside: the relay makes the socket
+        assert handle.describe.name == "fake-random"
+        assert handle.process is not None and type(handle.process.popen).__name__ == "SandboxProcess"
+        pool.release([handle])
+        started = time.monotonic()
+        with pytest.raises(BotStartError, match="exited with status 2 before it was ready"):
+            pool.acquire(fake_spec("exit-early"))
+        assert time.monotonic() - started < 1.4, "an early exit is told without waiting for the limit"
+        started = time.monotonic()
+        with pytest.raises(BotStartError, match=r"did not become ready within 1.5 s"):
+            pool.acquire(fake_spec("never-ready"))
+        assert time.monotonic() - started >= 1.4
+    assert "sandbox, zygote" in pool.log_path(fake_spec("never-ready")).read_text()  # type: ignore[union-attr]
 
 
 def test_an_unsandboxed_pool_records_isolation_none(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def test_the_zygote_drops_anything_but_a_request_and_keeps_serving(tmp_path: Pat
     r, w = os.pipe()
     try:
         # Wrong word, wrong number of descriptors, no descriptors: each dropped, and closed.
-        for data, fds in ((b"G", [r, r, r]), (b"F", [r, r]), (b"F", []), (b"FF", [r, r, r])):
+        for data, fds in ((b"G", [r, r, r, r]), (b"F", [r, r, r]), (b"F", []), (b"FF", [r, r, r, r])):
             zygote._control.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))]
                                    if fds else [])
         os.close(r)
@@ -201,3 +201,46 @@ def test_the_zygote_runs_a_script_as_python_would(tmp_path: Path) -> None:
     assert set(first["env"]) == {"ARENA_BOT_ADDRESS", "HOME", "LANG", "LEVEL", "PATH", "PWD",
                                  "PYTHONDONTWRITEBYTECODE", "TMPDIR"}
     assert len({f["random"] for f in facts}) == 3, "forked processes share the random module's state"
+
+
+def _status(pid: int) -> dict[str, str]:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {key: value.strip() for key, _, value in (line.partition(":") for line in lines)}
+
+
+@needs_sandbox
+def test_as_root_the_zygote_needs_no_monitor_and_both_ways_build_the_same_sandbox(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root the zygote's child is the sandbox's init itself; with ARENA_ZYGOTE_MONITOR=1 (and
+    whenever the host is not root) a monitor stands between: the bot's sandbox is the same."""
+    from arena.host import namespaces
+
+    shapes = {}
+    try:
+        for monitor in (False, True):
+            if monitor:
+                monkeypatch.setenv("ARENA_ZYGOTE_MONITOR", "1")
+            zygotes.close_zygote()
+            process, connection, _ = start_bot(load_manifest(RANDOM_BOT), log_path=tmp_path / "bot.log",
+                                               policy=IsolationPolicy.sandbox())
+            try:
+                init, (bot,) = process.sandbox_init, process.bot_pids()
+                assert init is not None
+                for pid, inside in ((init, "1"), (bot, "2")):
+                    status = _status(pid)
+                    assert status["NSpid"].split()[-1] == inside
+                    assert int(status["CapEff"], 16) == int(status["CapBnd"], 16) == 0
+                    assert status["NoNewPrivs"] == "1"
+                    for ns in ("user", "mnt", "pid", "net", "ipc", "uts", "cgroup"):
+                        assert os.readlink(f"/proc/{pid}/ns/{ns}") != os.readlink(f"/proc/self/ns/{ns}"), (pid, ns)
+                for ns in ("mnt", "pid", "net", "ipc", "uts", "cgroup"):
+                    assert os.readlink(f"/proc/{bot}/ns/{ns}") == os.readlink(f"/proc/{init}/ns/{ns}"), ns
+                shapes[monitor] = (Path(f"/proc/{process.pid}/comm").read_text().strip(), process.pid == init)
+            finally:
+                connection.close()
+                process.stop(0.0)
+    finally:
+        zygotes.close_zygote()  # the next test's zygote starts as usual
+    assert shapes[True] == ("arena-monitor", False)
+    if namespaces.privileged():
+        assert shapes[False] == ("arena-init", True)

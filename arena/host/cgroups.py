@@ -83,6 +83,8 @@ class BotCgroup:
     #: of CPU and ~0.5 ms of latency per freeze and thaw (kernfs), twice per decision.
     _freezer_fd: int | None = None
     _killed: bool = False
+    #: kill_all found it empty (then killed and thawed for good).
+    _emptied: bool = False
 
     @classmethod
     def of_folder(cls, folder: Path) -> "BotCgroup":
@@ -191,6 +193,7 @@ class BotCgroup:
         while True:
             pids = self.pids()
             if not pids:
+                self._emptied = True
                 return True
             for pid in pids:
                 try:
@@ -203,7 +206,8 @@ class BotCgroup:
 
     def remove(self, timeout: float = 2.0) -> None:
         """Kill what is left and remove the folders (retrying while the last processes exit)."""
-        self.kill_all(timeout)
+        if not self._emptied or self.pids():  # emptied by kill_all already: one look suffices
+            self.kill_all(timeout)
         deadline = time.monotonic() + timeout
         for d in self.dirs.values():
             while True:

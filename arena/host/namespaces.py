@@ -82,6 +82,7 @@ _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctype
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.pivot_root.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
 _libc.unshare.argtypes = [ctypes.c_int]
+_libc.setns.argtypes = [ctypes.c_int, ctypes.c_int]
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 _libc.capset.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
 _libc.syscall.restype = ctypes.c_long
@@ -126,6 +127,27 @@ def umount2(target: str, flags: int) -> None:
 
 def unshare(flags: int) -> None:
     _check(_libc.unshare(flags), f"unshare({flags:#x})")
+
+
+def setns(fd: int, nstype: int) -> None:
+    _check(_libc.setns(fd, nstype), f"setns({fd}, {nstype:#x})")
+
+
+CAP_SYS_ADMIN = 21
+
+
+def privileged() -> bool:
+    """Whether this process is root with CAP_SYS_ADMIN in the initial user namespace: then it may
+    make a PID namespace for its next child itself (no monitor process needed, see
+    :mod:`arena.host.zygote_main`)."""
+    try:
+        with open("/proc/self/status") as f:
+            caps = next((int(line.split()[1], 16) for line in f if line.startswith("CapEff:")), 0)
+        with open("/proc/self/uid_map") as f:
+            initial = f.read().split() == ["0", "0", "4294967295"]
+    except (OSError, ValueError):
+        return False
+    return os.geteuid() == 0 and bool(caps >> CAP_SYS_ADMIN & 1) and initial
 
 
 def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> int:

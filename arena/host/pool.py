@@ -92,6 +92,8 @@ class BotPool:
         self._retired: list[BotConnection] = []
         self._ready: dict[str, list[BotHandle]] = {}  # spec key -> spare processes, ready and frozen
         self._warming: dict[str, int] = {}
+        #: spec key -> seats still to be played (see :meth:`prepare`); no spare beyond them is started.
+        self._to_play: dict[str, int] = {}
         self._background: ThreadPoolExecutor | None = None
         self._reaper: ThreadPoolExecutor | None = None
         self._pending: list[Future[None]] = []
@@ -139,6 +141,9 @@ class BotPool:
         if self.fresh and spec.manifest is not None:
             lease = lease or uuid.uuid4().hex
             key = f"{spec.key}#{lease}"
+            with self._lock:
+                if spec.key in self._to_play:
+                    self._to_play[spec.key] = max(0, self._to_play[spec.key] - 1)
             with self._key_lock(key):
                 handle = self._take_spare(spec, lease)
                 if handle is None:
@@ -191,8 +196,15 @@ class BotPool:
             # Their match is over (EndMatch was sent): nothing is lost by killing them at once.
             self._submit(lambda: stop_processes(processes, 0.0) and None, reaper=True)
 
-    def prepare(self, specs: list[BotSpec]) -> None:
-        """Start the spares of these bots now (fresh pools with spares only)."""
+    def prepare(self, specs: list[BotSpec], seats: dict[str, int] | None = None) -> None:
+        """Start the spares of these bots now (fresh pools with spares only).
+
+        ``seats``: how many seats each bot (by spec key) has left to play, when known: the
+        pool then never keeps more spares than the seats still to come, so that the last
+        matches do not start processes that nothing will use (each costs a bot start)."""
+        if seats is not None:
+            with self._lock:
+                self._to_play.update(seats)
         for spec in specs:
             self._replenish(spec)
 
@@ -279,7 +291,8 @@ class BotPool:
             failures, _ = self._failures.get(spec.key, (0, ""))
             if failures >= self.max_start_failures:
                 return
-            missing = self.spares - len(self._ready.get(spec.key, ())) - self._warming.get(spec.key, 0)
+            wanted = min(self.spares, self._to_play.get(spec.key, self.spares))
+            missing = wanted - len(self._ready.get(spec.key, ())) - self._warming.get(spec.key, 0)
             if missing <= 0:
                 return
             self._warming[spec.key] = self._warming.get(spec.key, 0) + missing

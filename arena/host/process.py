@@ -48,7 +48,7 @@ from arena.host.namespaces import SYS_KEYCTL
 from arena.host.sandbox import (SANDBOX_HOSTNAME, SANDBOX_RUN_DIR, SOCKET_NAME, IsolationPolicy, bwrap_command,
                                 host_environment, relay_command, require_sandbox, runtime_for, sandbox_environment,
                                 sandbox_layout)
-from arena.host.zygote import SandboxProcess, ZygoteUnavailable, get_zygote
+from arena.host.zygote import ReadyPipe, SandboxProcess, ZygoteUnavailable, get_zygote
 from arena.host.zygote import config_for as zygote_config
 from arena.host.zygote import eligible as zygote_eligible
 from arena.host.zygote import enabled as zygote_enabled
@@ -226,6 +226,7 @@ class BotProcess:
         self.stopped_how: str | None = None
         self.oom_kills = 0
         self._socket_fd: int | None = None
+        self._ready: ReadyPipe | None = None
 
     @classmethod
     def spawn(cls, manifest: BotManifest, *, log_path: Path, policy: IsolationPolicy | None = None,
@@ -309,7 +310,7 @@ class BotProcess:
                 config = zygote_config(
                     manifest, argv=command[1:], env=env, cgroups=cgroup.procs_files if cgroup else [], rlimits=rlimits,
                     layout=sandbox_layout(manifest.working_dir, limits, runtime_for(command)),
-                    hostname=SANDBOX_HOSTNAME,
+                    hostname=SANDBOX_HOSTNAME, socket_path=f"{SANDBOX_RUN_DIR}/{SOCKET_NAME}",
                     relay=(port, f"{SANDBOX_RUN_DIR}/{SOCKET_NAME}") if port is not None else None)
                 process = cls._launch_logged(manifest, lambda: zygote.spawn(config), log_path=log_path,
                                              policy=policy, port=port, cgroup=cgroup, describe_where="sandbox, zygote",
@@ -334,11 +335,38 @@ class BotProcess:
                 cgroup.remove(0.5)
             raise
         try:
-            process._find_sandbox_root(timeout=10.0)
+            if isinstance(process.popen, SandboxProcess):
+                process._sandbox_from_ready_pipe(process.popen.ready, timeout=10.0)
+            else:
+                process._find_sandbox_root(timeout=10.0)
         except BaseException:
             process.stop(0.0)
             raise
         return process
+
+    def _sandbox_from_ready_pipe(self, ready: ReadyPipe, timeout: float) -> None:
+        """The zygote's sandboxes say their init's pid on their ready pipe (no polling); it is
+        taken only if it is the process the host started or that one's child (its monitor's),
+        as :meth:`_find_sandbox_root` would find it."""
+        self._ready = ready
+        pid = self.popen.pid
+        if ready.wait(lambda: ready.init_pid is not None, timeout):
+            try:
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            except OSError:
+                children = []
+            # As root the zygote's child is the init itself (no monitor).
+            if ready.init_pid == pid or str(ready.init_pid) in children:
+                root = Path(f"/proc/{ready.init_pid}/root")
+                self.sandbox_root = root
+                self.sandbox_init = ready.init_pid
+                self.address = f"unix:{root}{SANDBOX_RUN_DIR}/{SOCKET_NAME}"
+                return
+        ready.close()
+        tail = self.stderr_tail()
+        raise BotStartError(f"bot {self.manifest.name!r} ({self.manifest.path}): its sandbox did not start"
+                            f"{' (status ' + str(self.returncode) + ')' if not self.alive() else ''}"
+                            f": {tail or 'no output'}")
 
     def _find_sandbox_root(self, timeout: float) -> None:
         """Learn the sandbox's first process, so as to reach the socket through its root.
@@ -416,6 +444,18 @@ class BotProcess:
         """
         deadline = time.monotonic() + limit_s
         path = Path(f"{self.sandbox_root}{SANDBOX_RUN_DIR}/{SOCKET_NAME}") if self.sandbox_root else None
+        ready = self._ready
+        if ready is not None and path is not None:  # the zygote's sandbox says when (no polling)
+            try:
+                if not ready.wait(lambda: ready.listening, limit_s):
+                    if ready.fd is None or not self.alive():
+                        self.wait(2.0)  # the init said nothing more: the sandbox is ending, with the bot's status
+                        raise BotNotReadyError("the bot exited before it listened")
+                    raise BotNotReadyError(f"it did not listen on {path} within {limit_s:g} s")
+                self._pin_socket(path)
+                return
+            finally:
+                ready.close()
         while True:
             if path is not None and os.path.lexists(path):
                 self._pin_socket(path)

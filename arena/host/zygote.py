@@ -10,7 +10,9 @@ a :class:`SandboxProcess`, which the rest of the host uses as it would a
 Which bots: a manifest whose command is ``python|python3 SCRIPT [ARGS...]`` and whose
 ``[env]`` sets no ``PYTHON*`` variable (those change how an interpreter starts, which a
 forked one cannot honour); every other bot keeps the bubblewrap path.  Set
-``ARENA_NO_ZYGOTE=1`` to use bubblewrap for every bot (benchmarks compare the two).
+``ARENA_NO_ZYGOTE=1`` to use bubblewrap for every bot (benchmarks compare the two), and
+``ARENA_ZYGOTE_MONITOR=1`` to give every sandbox a monitor process even when the host
+runs as root (as it has when it does not; tests check both ways).
 """
 
 from __future__ import annotations
@@ -56,6 +58,52 @@ def enabled() -> bool:
     return not os.environ.get("ARENA_NO_ZYGOTE")
 
 
+class ReadyPipe:
+    """The read end of a sandbox's ready pipe (see :mod:`arena.host.zygote_main`): the host pid
+    of its init (``I`` + pid, from the monitor), then that the bot's socket exists (``S``, from
+    the init).  Read by the one thread that starts the bot."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd: int | None = fd
+        self.init_pid: int | None = None
+        self.listening = False
+        self._buffer = b""
+
+    def wait(self, until: Callable[[], bool], timeout: float) -> bool:
+        """Read until ``until()`` holds (True), the pipe ends or ``timeout`` s pass (False)."""
+        deadline = time.monotonic() + timeout
+        while not until():
+            left = deadline - time.monotonic()
+            if self.fd is None or left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                return False
+            data = os.read(self.fd, 64)
+            if not data:  # every writer is gone: the sandbox ended, or will say no more
+                self.close()
+                return until()
+            self._buffer += data
+            while self._buffer:
+                if self._buffer[:1] == b"I" and len(self._buffer) >= 5:
+                    self.init_pid = struct.unpack("=i", self._buffer[1:5])[0]
+                    self._buffer = self._buffer[5:]
+                elif self._buffer[:1] == b"S":
+                    self.listening = True
+                    self._buffer = self._buffer[1:]
+                elif self._buffer[:1] == b"I":
+                    break  # the rest of the pid is yet to come
+                else:  # nothing else is ever written: stop listening
+                    self.close()
+                    return until()
+        return True
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __del__(self) -> None:
+        self.close()
+
+
 class SandboxProcess:
     """A sandbox the zygote forked, as the host sees it: the ``subprocess.Popen`` surface the
     host uses (``pid``, ``stdin``, ``stdout``, ``poll``, ``wait``, ``kill``, ``returncode``).
@@ -64,9 +112,11 @@ class SandboxProcess:
     zygote, which reaps it (-9 if the zygote is gone and cannot say).
     """
 
-    def __init__(self, zygote: "Zygote", pid: int, pidfd: int, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+    def __init__(self, zygote: "Zygote", pid: int, pidfd: int, stdin: IO[bytes], stdout: IO[bytes],
+                 ready: ReadyPipe) -> None:
         self._zygote = zygote
         self.pid = pid
+        self.ready = ready
         self._pidfd: int | None = pidfd
         self.stdin = stdin
         self.stdout = stdout
@@ -130,6 +180,8 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         command = [sys.executable, "-I", "-c", "from arena.host.zygote_main import main; main()",
                    str(theirs.fileno()), str(os.getpid())]
+        if os.environ.get("ARENA_ZYGOTE_MONITOR"):
+            command.append("--monitor")  # a monitor process per sandbox even as root (tests compare)
         # Nothing of the host's environment: every bot process starts as a copy of this one.
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
         try:
@@ -217,6 +269,7 @@ class Zygote:
         config_fd = os.memfd_create("arena-bot-config", os.MFD_CLOEXEC)
         stdin_read, stdin_write = os.pipe2(os.O_CLOEXEC)
         output_read, output_write = os.pipe2(os.O_CLOEXEC)
+        ready_read, ready_write = os.pipe2(os.O_CLOEXEC)
         try:
             data = json.dumps(config).encode()
             while data:
@@ -227,7 +280,8 @@ class Zygote:
                     raise ZygoteUnavailable(f"the zygote has gone: {self.error_text() or 'no output'}")
                 try:
                     self._control.sendmsg([b"F"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
-                                                    array.array("i", [config_fd, stdin_read, output_write]))])
+                                                    array.array("i", [config_fd, stdin_read, output_write,
+                                                                      ready_write]))])
                 except OSError as exc:
                     raise ZygoteUnavailable(f"the zygote has gone: {exc}") from None
                 try:
@@ -241,14 +295,15 @@ class Zygote:
             if reply is None:
                 raise ZygoteUnavailable(f"the zygote did not answer: {self.error_text() or 'no output'}")
         except BaseException:
-            os.close(stdin_write)
-            os.close(output_read)
+            for fd in (stdin_write, output_read, ready_read):
+                os.close(fd)
             raise
         finally:
-            for fd in (config_fd, stdin_read, output_write):
+            for fd in (config_fd, stdin_read, output_write, ready_write):
                 os.close(fd)
         pid, pidfd = reply
-        return SandboxProcess(self, pid, pidfd, os.fdopen(stdin_write, "wb"), os.fdopen(output_read, "rb"))
+        return SandboxProcess(self, pid, pidfd, os.fdopen(stdin_write, "wb"), os.fdopen(output_read, "rb"),
+                              ReadyPipe(ready_read))
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop the zygote (every sandbox it started dies with it)."""
@@ -315,10 +370,10 @@ def close_zygote() -> None:
 
 
 def config_for(manifest: BotManifest, *, argv: Sequence[str], env: dict[str, str], cgroups: Sequence[str],
-               rlimits: Sequence[tuple[str, int]], layout: Sequence[Any], hostname: str,
+               rlimits: Sequence[tuple[str, int]], layout: Sequence[Any], hostname: str, socket_path: str,
                relay: tuple[int, str] | None) -> dict[str, Any]:
     """What a sandbox's processes need to know (see :mod:`arena.host.zygote_main`)."""
     return {"argv": list(argv), "working_dir": str(manifest.working_dir), "env": dict(env),
             "cgroups": list(cgroups), "rlimits": [list(r) for r in rlimits],
-            "layout": [op.to_json() for op in layout], "hostname": hostname,
+            "layout": [op.to_json() for op in layout], "hostname": hostname, "socket": socket_path,
             "relay": list(relay) if relay is not None else None}
