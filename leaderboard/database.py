@@ -92,6 +92,12 @@ def create_db_engine(url: str) -> Engine:
     return create_engine(parsed, pool_pre_ping=True, connect_args={"options": options})
 
 
+#: ``OFF`` or ``NORMAL`` here skips (or defers to checkpoints) the flush to disk at every
+#: commit: a power cut may then lose the newest matches.  Only for filling a throwaway
+#: store (``arena bench store`` sets it in its own process); never for real results.
+SQLITE_SYNCHRONOUS_ENV = "ARENA_SQLITE_SYNCHRONOUS"
+
+
 def writer(engine: Engine) -> Engine:
     """The same engine (same pool) for write transactions: BEGIN IMMEDIATE on SQLite."""
     return engine.execution_options(**{_WRITE_OPTION: True})
@@ -125,6 +131,9 @@ def _sqlite_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoo
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA journal_mode = WAL")
+        synchronous = os.environ.get(SQLITE_SYNCHRONOUS_ENV, "").strip().upper()
+        if synchronous in ("OFF", "NORMAL"):  # bulk loading only (arena bench store): see the constant
+            cursor.execute(f"PRAGMA synchronous = {synchronous}")
     finally:
         cursor.close()
 

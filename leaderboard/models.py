@@ -7,7 +7,9 @@ schema of these models by the Alembic revisions in ``leaderboard/migrations``
 table here needs a new revision there (docs/tournaments.md, "Changing the schema").
 
 JSON columns are TEXT holding ``json.dumps`` output (the ``*_json`` fields), so
-both backends store them alike.  Timestamps are UTC (see :class:`UTCDateTime`).
+both backends store them alike; the replay, the one large value, is that text
+compressed with zlib (``matches.replay_z``, see :mod:`leaderboard.replays`).
+Timestamps are UTC (see :class:`UTCDateTime`).
 """
 
 from datetime import UTC, datetime
@@ -19,6 +21,7 @@ from sqlalchemy import (
     Dialect,
     ForeignKeyConstraint,
     Index,
+    LargeBinary,
     Text,
     UniqueConstraint,
     text,
@@ -49,6 +52,10 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+#: The seats a bot page lists under "faults and forfeits" (a partial index covers them).
+SEAT_INCIDENT = "fault_count > 0 OR forfeited = true"
 
 
 def _one_of(column: str, values: list[str]) -> str:
@@ -143,6 +150,8 @@ class Match(SQLModel, table=True):
             name="ck_matches_termination",
         ),
         Index("ix_matches_started_at", "started_at"),
+        # pages of a tournament's matches, newest first
+        Index("ix_matches_tournament_started", "tournament_id", "started_at"),
     )
 
     id: str = Field(primary_key=True)
@@ -156,11 +165,27 @@ class Match(SQLModel, table=True):
     termination: str
     started_at: datetime = Field(sa_type=UTCDateTime)
     duration_s: float
-    replay_json: str = Field(sa_type=Text)
+    replay_z: bytes = Field(sa_type=LargeBinary)  # the replay's JSON text, zlib-compressed
     extra_json: str = Field(sa_type=Text)
     # two-player game only
     imaginary_cash: int | None = None
     imaginary_place: int | None = None
+
+
+class MatchCount(SQLModel, table=True):
+    """How many matches are stored per tournament and table size, kept by the database itself:
+    triggers on ``matches`` (revision 0004_scale) add one on every insert, take one off on
+    every delete.  The pages read counts and the ratings' cache key here, in a few rows,
+    instead of counting a million.  A revision that rebuilds ``matches`` (SQLite's batch
+    mode copies the table, and its triggers are lost with the old one) must make the
+    triggers again: see :func:`leaderboard.migrations.versions.0004_scale.create_count_triggers`.
+    """
+
+    __tablename__ = "match_counts"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    table_size: int = Field(primary_key=True)
+    matches: int
 
 
 class Seat(SQLModel, table=True):
@@ -174,7 +199,11 @@ class Seat(SQLModel, table=True):
             ["bot_versions.bot_id", "bot_versions.id"],
             name="fk_seats_bot_version",
         ),
-        Index("ix_seats_bot_version_id", "bot_version_id"),
+        # a version's seats; "did this version play this match" in one probe
+        Index("ix_seats_version_match", "bot_version_id", "match_id"),
+        # a bot version's faults and forfeits (few) without reading its other seats
+        Index("ix_seats_incidents", "bot_version_id", sqlite_where=text(SEAT_INCIDENT),
+              postgresql_where=text(SEAT_INCIDENT)),
     )
 
     match_id: str = Field(foreign_key="matches.id", primary_key=True)

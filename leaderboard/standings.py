@@ -11,11 +11,12 @@ version added since shows once it has played); ``all_versions`` gives every one.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from leaderboard.crosstable import CrossTable, cross_table
-from leaderboard.finishing_orders import FinishingOrders
+from leaderboard.finishing_orders import FinishingOrders, RatedMatch
 from leaderboard.ratings import REFERENCE, fit, live_elo_history
 from leaderboard.rows import RatingEntry, RatingPoint, split_participant
 from leaderboard.store import Store
@@ -87,20 +88,24 @@ class Leaderboard:
 
 def compute_leaderboard(store: Store, tournament_id: int | None = None, *, players: int | None = None,
                         bootstrap: int = 200, seed: int = 0, save: bool = True,
-                        all_versions: bool = False) -> Leaderboard:
+                        all_versions: bool = False, matches: list[RatedMatch] | None = None,
+                        history: list[tuple[str, dict[Hashable, float]]] | None = None) -> Leaderboard:
     """Fit the ratings of one tournament (or of every stored match), optionally of one
     table size only, and build the rows, the likelihoods of superiority and the cross-table.
 
     Best Elo first, ranked among the rows shown: each bot's newest version with results,
     or every version with ``all_versions``.  With ``save`` (and no ``players``) the
     ratings of every version and the live-Elo history are stored too (the web pages
-    draw the rating charts from them).
+    draw the rating charts from them).  ``matches``: the scope's ``store.rated_matches``,
+    and ``history`` their ``live_elo_history``, when the caller has them already.
     """
     table_sizes = store.table_sizes(tournament_id)  # also a clear error for an unknown id
-    matches = store.rated_matches(tournament_id, table_size=players)
+    if matches is None:
+        matches = store.rated_matches(tournament_id, table_size=players)
     orders = FinishingOrders.build(matches)
     result = fit(orders, bootstrap=bootstrap, seed=seed)
-    history = live_elo_history(matches)
+    if history is None:
+        history = live_elo_history(matches)
     live = {}
     for _, after in history:
         live.update(after)

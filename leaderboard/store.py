@@ -29,11 +29,13 @@ from typing import TYPE_CHECKING, Any, Self
 from sqlalchemy import Engine, and_, case, delete, exists, func, insert, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import DatabaseError, IntegrityError
+from sqlalchemy.orm import defer
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
 from arena.names import name_problem
 from arena.records import Fault, MatchRecord, MatchTermination
+from leaderboard import replays
 from leaderboard.database import (
     DEFAULT_DB_PATH,
     create_db_engine,
@@ -150,6 +152,10 @@ class Store:
 
     def _read(self) -> Session:
         return Session(self._engine, expire_on_commit=False)
+
+    def read_session(self) -> Session:
+        """A session for reads only (:mod:`leaderboard.queries` runs its queries in one)."""
+        return self._read()
 
     @contextmanager
     def _write(self) -> Iterator[Session]:
@@ -393,7 +399,8 @@ class Store:
                 raise UnknownMatchError(f"no match with id {match_id!r}")
             match, game = found
             seats = _load_seats(session, [match_id])
-        replay = _load_json(match.replay_json, f"match {match_id!r}: the stored replay", dict)
+        what = f"match {match_id!r}: the stored replay"
+        replay = _load_json(replays.unpack(match.replay_z, what), what, dict)
         return _match_row(match, game, seats.get(match_id, ()), replay)
 
     def list_matches(
@@ -410,6 +417,7 @@ class Store:
         query = (
             select(Match, col(Tournament.game))
             .join(Tournament, col(Match.tournament_id) == col(Tournament.id))
+            .options(defer(col(Match.replay_z)))  # listings never read replays
             .order_by(col(Match.started_at).desc(), col(Match.id))
         )
         with self._read() as session:
@@ -677,7 +685,7 @@ def insert_match(
             termination=record.termination.value,
             started_at=datetime.fromtimestamp(record.started_at, UTC),
             duration_s=float(record.duration_s),
-            replay_json=replay_json,
+            replay_z=replays.pack(replay_json),
             extra_json=extra_json,
             imaginary_cash=None if imaginary is None else imaginary["cash"],
             imaginary_place=None if imaginary is None else imaginary["place"],

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -833,10 +835,11 @@ def test_save_ratings_refuses_bad_input_and_changes_nothing(league: tuple[Store,
 
 @pytest.mark.parametrize(
     ("stored", "problem"),
-    [("{not json", "is not valid JSON"), ("[1, 2]", "holds a JSON list, not a dict")],
+    [(zlib.compress(b"{not json"), "is not valid JSON"), (zlib.compress(b"[1, 2]"), "holds a JSON list, not a dict"),
+     (b"plain bytes, not zlib", "cannot be decompressed")],
 )
 def test_corrupt_replay_is_a_clear_error_and_the_row_stays(
-    db_url: str, store: Store, stored: str, problem: str
+    db_url: str, store: Store, stored: bytes, problem: str
 ) -> None:
     add_bots(store, "alpha", "beta", "gamma")
     tid = store.create_tournament("union_pacific", {}, 3)
@@ -845,7 +848,7 @@ def test_corrupt_replay_is_a_clear_error_and_the_row_stays(
     try:
         with engine.begin() as connection:
             connection.execute(
-                text("UPDATE matches SET replay_json = :r WHERE id = 'm-corrupt'"), {"r": stored}
+                text("UPDATE matches SET replay_z = :r WHERE id = 'm-corrupt'"), {"r": stored}
             )
         with pytest.raises(
             CorruptDataError, match=f"match 'm-corrupt': the stored replay {problem}"
@@ -855,14 +858,30 @@ def test_corrupt_replay_is_a_clear_error_and_the_row_stays(
             store.get_match("m-corrupt")
         with engine.connect() as connection:
             kept = connection.execute(
-                text("SELECT replay_json FROM matches WHERE id = 'm-corrupt'")
+                text("SELECT replay_z FROM matches WHERE id = 'm-corrupt'")
             ).scalar_one()
-        assert kept == stored
+        assert bytes(kept) == stored
     finally:
         engine.dispose()
     # everything that does not need the replay still works
     assert [m.id for m in store.list_matches()] == ["m-corrupt"]
     assert store.rated_matches()[0].places == {"alpha@1": 1, "beta@1": 2, "gamma@1": 3}
+
+
+def test_a_replay_is_stored_compressed_and_reads_back_whole(db_url: str, store: Store) -> None:
+    add_bots(store, "alpha", "beta", "gamma")
+    tid = store.create_tournament("union_pacific", {}, 3)
+    record = three_player("m-z")
+    store.record_match(tid, 0, 0, record)
+    engine = create_db_engine(resolve_db_url(db_url))
+    try:
+        with engine.connect() as connection:
+            packed = bytes(connection.execute(text("SELECT replay_z FROM matches WHERE id = 'm-z'")).scalar_one())
+    finally:
+        engine.dispose()
+    text_ = json.dumps(record.replay, separators=(",", ":"))
+    assert zlib.decompress(packed).decode() == text_  # (sizes: test_migrations, with real replays)
+    assert store.get_match("m-z").replay == record.replay
 
 
 def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import itertools
+import zlib
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -409,10 +410,13 @@ def test_unknown_things_are_a_404_page(client: TestClient, path: str, message: s
          "tournament (a tournament id) must be between 1 and 9223372036854775807, got 0"),
         ("/api/tournaments/99999999999999999999", 400,
          "the tournament id must be between 1 and 9223372036854775807, got 99999999999999999999"),
-        ("/api/matches?limit=-1", 400, "limit must be between 0 and 9223372036854775807, got -1"),
-        ("/api/matches?limit=1e3", 400, "limit must be a whole number, got '1e3'"),
+        ("/api/matches?limit=-1", 400, "limit (rows per page) must be between 1 and 500, got -1"),
+        ("/api/matches?limit=501", 400, "limit (rows per page) must be between 1 and 500, got 501"),
+        ("/api/bots?limit=0", 400, "limit (rows per page) must be between 1 and 500, got 0"),
+        ("/api/matches?cursor=bm90IG91cnM", 400, "cursor 'bm90IG91cnM' is not a cursor of this list"),
+        ("/api/matches?limit=1e3", 400, "limit (rows per page) must be a whole number, got '1e3'"),
         ("/api/matches?limit=18446744073709551616", 400,
-         "limit must be between 0 and 9223372036854775807, got 18446744073709551616"),
+         "limit (rows per page) must be between 1 and 500, got 18446744073709551616"),
         ("/api/leaderboard?players=three", 400, "players (a table size) must be a whole number, got 'three'"),
         ("/api/leaderboard?players=0", 400, "players (a table size) must be between 1 and 99, got 0"),
     ],
@@ -476,7 +480,8 @@ def test_corrupt_replay_shows_an_unreadable_replay_not_a_500(tmp_path: Path) -> 
     engine = create_db_engine(resolve_db_url(url))
     try:
         with engine.begin() as connection:
-            connection.execute(text("UPDATE matches SET replay_json = '{not json' WHERE id = 'm-bad'"))
+            connection.execute(text("UPDATE matches SET replay_z = :r WHERE id = 'm-bad'"),
+                               {"r": zlib.compress(b"{not json")})
     finally:
         engine.dispose()
     with TestClient(create_app(url)) as client:

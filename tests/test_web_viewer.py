@@ -74,7 +74,8 @@ def step_of(tab: Any) -> int:
 
 def test_every_page_fits_the_width_and_tables_scroll_in_their_own_box(tab: Any, width: str, base_url: str) -> None:
     pages = {"leaderboard": "/", "tournaments": "/tournaments", "tournament": "/tournaments/1", "bots": "/bots",
-             "bot": f"/bots/{quote(HOSTILE, safe='')}", "match": f"/matches/{FORFEIT_MATCH}"}
+             "bot": f"/bots/{quote(HOSTILE, safe='')}", "match": f"/matches/{FORFEIT_MATCH}",
+             "matches": f"/matches?bot={quote(HOSTILE, safe='')}&limit=5"}
     for name, path in pages.items():
         tab.goto(base_url + path)
         if name == "match":

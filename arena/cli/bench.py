@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import time
 
 from arena.cli.console import make_console
 from rich.table import Table
@@ -81,6 +82,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--resamples", type=int, default=200, help="bootstrap resamples (default 200, as the leaderboard)")
     r.add_argument("--seed", type=int, default=0)
     r.set_defaults(func=run_ratings)
+
+    st = bsub.add_parser("store", help="fill a store with N realistic matches and time the web pages on it",
+                         description="Plays a few real games (random and greedy policies, table sizes 2-6) and "
+                                     "stores N matches made from their replays through the store's own API (new "
+                                     "ids, bots, deck seeds; every deal in all its seat rotations), then starts "
+                                     "'arena serve' on 127.0.0.1 and times every kind of page and endpoint: cold "
+                                     "(the first view of a scope fits its ratings) and warm (median, 90th "
+                                     "percentile), the refit one new match costs, storage per match, and latency "
+                                     "and memory with parallel clients. Without --db the store is a temporary "
+                                     "SQLite file, deleted at the end; with --db the matches are added to it "
+                                     "(run again to grow it: 20,000 then 80,000 more gives 100,000).")
+    st.add_argument("--matches", type=int, required=True, metavar="N", help="matches to add (whole deals: a few more)")
+    st.add_argument("--db", metavar="URL", default=None,
+                    help="the store to fill and time (default: a temporary SQLite file); never your default store")
+    st.add_argument("--bots", type=int, default=20, help="bots (default 20)")
+    st.add_argument("--tournaments", type=int, default=4, help="new tournaments the matches are spread over (default 4)")
+    st.add_argument("--repeat", type=int, default=20, help="warm requests per page (default 20)")
+    st.add_argument("--clients", type=int, default=10, help="parallel clients (default 10; 0: none)")
+    st.add_argument("--requests", type=int, default=20, help="requests per parallel client (default 20)")
+    st.add_argument("--seed", type=int, default=0)
+    st.set_defaults(func=run_store)
 
     g = bsub.add_parser("greedy", help="the greedy sample bot's win rate against random players",
                         description="The greedy sample bot against random players, in-process but with every "
@@ -315,4 +337,91 @@ def run_workers_bench(args: argparse.Namespace) -> int:
         rate = sum(f.per_minute for f in figures[k]) / len(figures[k])
         table.add_row(str(k), str(len(figures[k])), f"{rate:.1f}", f"{rate / base:.2f}x")
     console.print(table)
+    return 0
+
+
+def run_store(args: argparse.Namespace) -> int:
+    import shutil
+    import tempfile
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
+    from arena.bench.store import Server, bench_paths, fill, load, play_templates, time_paths
+    from arena.cli.options import open_store
+    from leaderboard import queries
+
+    if args.matches < 1 or args.bots < 6 or args.tournaments < 1 or args.repeat < 1 or args.clients < 0 \
+            or args.requests < 1:
+        raise UserError("--matches, --tournaments, --repeat and --requests must be at least 1, --bots at least 6 "
+                        "(a table seats up to 6), --clients at least 0")
+    import os
+
+    from leaderboard.database import SQLITE_SYNCHRONOUS_ENV
+
+    os.environ[SQLITE_SYNCHRONOUS_ENV] = "OFF"  # filling a benchmark's store: no flush to disk per match
+    console = make_console()
+    folder = None
+    if args.db is None:
+        folder = tempfile.mkdtemp(prefix="arena-bench-store-")
+        args.db = f"sqlite:///{folder}/arena.sqlite"
+    try:
+        with open_store(args, create=True) as store:
+            with console.status("playing the template games (random and greedy, 2-6 players)..."):
+                templates = play_templates(seed=args.seed)
+            columns = (TextColumn("storing matches"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn())
+            fill_start = time.perf_counter()
+            with Progress(*columns, console=console, transient=False) as progress:
+                task = progress.add_task("fill", total=args.matches, rate="")
+
+                def advance(done: int) -> None:
+                    rate = done / max(1e-9, time.perf_counter() - fill_start)
+                    progress.update(task, completed=min(done, args.matches), rate=f"{rate:,.0f}/s")
+
+                ids = fill(store, args.matches, bots=args.bots, tournaments=args.tournaments, seed=args.seed,
+                           templates=templates, progress=advance)
+            fill_s = time.perf_counter() - fill_start
+            counts = queries.match_counts(store)
+            total = sum(counts.values())
+            size = queries.storage_bytes(store)
+            url = store.url
+            biggest = max(counts, key=lambda t: (counts[t], t))  # the tournament-scoped pages: the largest one
+            newest = queries.match_page(store, tournament_id=biggest, limit=1).items[0]
+            bot = newest.seats[0].bot
+            paths = bench_paths(store, bot, biggest, newest.id)
+            console.print(f"stored {args.matches:,} matches in {fill_s:,.0f} s ({args.matches / fill_s:,.0f}/s); "
+                          f"the store holds {total:,} matches in {size / 1e6:,.1f} MB: "
+                          f"[bold]{size / total / 1024:,.2f} KB per match[/bold] ({url})")
+            with Server(args.db) as server:
+                with console.status(f"timing {len(paths)} pages and endpoints..."):
+                    timings = time_paths(server.get, paths, args.repeat)
+                table = Table(title=f"{total:,} matches: each page cold, then warm x{args.repeat} (ms, over HTTP "
+                                    "on 127.0.0.1)")
+                for col in ("page", "status", "cold", "warm median", "warm p90", "KB"):
+                    table.add_column(col, justify="left" if col == "page" else "right")
+                for t in timings:
+                    table.add_row(t.path if len(t.path) <= 70 else t.path[:67] + "...", str(t.status),
+                                  f"{t.cold_ms:,.1f}", f"{t.median_ms:,.1f}", f"{t.p90_ms:,.1f}", f"{t.bytes / 1024:,.1f}")
+                console.print(table)
+                extra = fill(store, 1, bots=args.bots, tournaments=1, seed=args.seed + 1, templates=templates)
+                refit = time_paths(server.get, ["/"], 3)[0]
+                console.print(f"after one more deal stored (tournament {extra[0]}): '/' refits in "
+                              f"{refit.cold_ms:,.0f} ms, then {refit.median_ms:,.1f} ms warm")
+                if args.clients:
+                    for path in paths:  # every scope's fit made again after the new deal
+                        server.get(path)
+                    with console.status(f"{args.clients} parallel clients x {args.requests} requests..."):
+                        f = load(server, paths, clients=args.clients, requests=args.requests)
+                    console.print(f"arena serve, {f.clients} parallel clients, {f.requests} requests over the "
+                                  f"pages above ({f.errors} not 200) in {f.seconds:,.1f} s: latency p50 "
+                                  f"{f.p50_ms:,.0f} ms, p90 {f.p90_ms:,.0f} ms, p99 {f.p99_ms:,.0f} ms, max "
+                                  f"{f.max_ms:,.0f} ms; server memory {f.rss_mb:,.0f} MB resident "
+                                  f"(peak {f.peak_rss_mb:,.0f} MB)")
+                else:
+                    rss, peak = server.rss_mb()
+                    console.print(f"server memory {rss:,.0f} MB resident (peak {peak:,.0f} MB)")
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     return 0

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from arena.scheduler.pairings import schedule_length
+from leaderboard import queries
 from leaderboard.rows import TournamentRow, TournamentStatus
 from leaderboard.store import Store
 
@@ -35,7 +36,7 @@ def schedule_total(config: dict[str, Any]) -> int | None:
 def progress_json(store: Store, row: TournamentRow, now: datetime | None = None) -> dict[str, Any]:
     """Done of total, matches per minute and the expected end (for a running tournament)."""
     now = now if now is not None else datetime.now(timezone.utc)
-    done = len(store.stored_schedule_indexes(row.id))
+    done = queries.match_count(store, row.id)
     total = schedule_total(row.config)
     running = row.status == TournamentStatus.RUNNING
     data: dict[str, Any] = {

@@ -54,7 +54,8 @@ class Visibility:
             row = self._tournaments[tournament_id] = self._store.get_tournament(tournament_id)
         return row
 
-    def published(self, match: MatchRow) -> bool:
+    def published(self, match: MatchRow | Any) -> bool:
+        """Whether the match (anything with its ``id`` and ``tournament_id``) is public."""
         tournament = self.tournament(match.tournament_id)
         if tournament.finished:
             return True

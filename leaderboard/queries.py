@@ -1,0 +1,313 @@
+"""Bounded reads for the web pages and the API: pages of matches, bots and tournaments,
+counts, a bot version's newest faults, and the cheap key of the ratings' cache.
+
+The write side and the whole-history reads the ratings need stay in
+:mod:`leaderboard.store`; everything here reads a bounded number of rows through
+an index, however many matches are stored:
+
+- a page of matches is found by *keyset*: newest first by start time (then id), and
+  the next page starts after the last row of this one (:func:`match_page`), so page
+  1,000 costs what page 1 does;
+- a tournament's or a bot's matches are filtered in SQL (a bot's with ``EXISTS`` on
+  its seats, walking the start-time index until the page is full);
+- :func:`results_key` says whether a scope's results changed, from a few rows: the
+  count of its matches (``match_counts``, kept by triggers as matches are stored)
+  and the bot versions'.
+
+Cursors are opaque text (URL-safe base64 of what the next page starts after); a
+cursor that does not decode raises :class:`BadCursor` (a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import and_, exists, func, or_, text, true
+from sqlalchemy import select as sa_select
+from sqlalchemy.orm import defer
+from sqlalchemy.sql.elements import ColumnElement
+from sqlmodel import Session, col, select
+
+from arena.records import Fault
+from leaderboard.errors import CorruptDataError, UnknownMatchError
+from leaderboard.models import SEAT_INCIDENT, Bot, BotVersion, ExcludedWorker, Match, MatchCount, Seat, Tournament
+from leaderboard.rows import BotRow, MatchRow, TournamentRow
+from leaderboard.store import (
+    Store,
+    _find_tournament,
+    _find_version,
+    _load_json,
+    _load_seats,
+    _match_row,
+    _tournament_row,
+)
+
+#: Rows of a list when the request names no ``limit``, and the most it may ask for.
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 500
+
+T = TypeVar("T")
+
+
+class BadCursor(ValueError):
+    """A page cursor that this store did not hand out (or for another list)."""
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """One page of a list; ``next_cursor`` continues it (None on the last page)."""
+
+    items: list[T]
+    next_cursor: str | None
+
+
+def check_limit(limit: int) -> int:
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit must be between 1 and {MAX_LIMIT}, got {limit!r}")
+    return limit
+
+
+# -- cursors ---------------------------------------------------------------------------
+
+
+def _encode(kind: str, *parts: str) -> str:
+    raw = "\n".join((kind, *parts)).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _decode(cursor: str, kind: str, count: int) -> list[str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8")
+    except (binascii.Error, ValueError) as exc:
+        raise BadCursor(f"cursor {cursor[:40]!r} is not one this server handed out") from exc
+    parts = raw.split("\n")
+    if len(parts) != count + 1 or parts[0] != kind:
+        raise BadCursor(f"cursor {cursor[:40]!r} is not a cursor of this list")
+    return parts[1:]
+
+
+# -- matches ---------------------------------------------------------------------------
+
+
+def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
+    """The matches where the bot (any version) or one version (``NAME@NUMBER``) held a seat."""
+    bot = session.exec(select(Bot).where(col(Bot.name) == text_)).first()
+    if bot is not None:
+        mine = col(Seat.bot_id) == bot.id
+    else:
+        _, version = _find_version(session, text_)  # UnknownBotError if there is no such bot
+        mine = col(Seat.bot_version_id) == version.id
+    return exists().where(col(Seat.match_id) == col(Match.id), mine)
+
+
+def match_page(store: Store, *, tournament_id: int | None = None, bot: str | None = None,
+               limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[MatchRow]:
+    """Matches newest first (start time, then id), with seats but without replays: at most
+    ``limit`` of them after ``cursor``.  Filters as :meth:`Store.list_matches`; an unknown
+    tournament or bot raises."""
+    check_limit(limit)
+    query = (
+        select(Match, col(Tournament.game))
+        .join(Tournament, col(Match.tournament_id) == col(Tournament.id))
+        .options(defer(col(Match.replay_z)))
+        .order_by(col(Match.started_at).desc(), col(Match.id))
+        .limit(limit + 1)
+    )
+    if cursor:
+        when, after = _decode(cursor, "match", 2)
+        try:
+            started = datetime.fromisoformat(when)
+        except ValueError as exc:
+            raise BadCursor(f"cursor {cursor[:40]!r} is not one this server handed out") from exc
+        query = query.where(or_(col(Match.started_at) < started,
+                                and_(col(Match.started_at) == started, col(Match.id) > after)))
+    with store.read_session() as session:
+        if tournament_id is not None:
+            _find_tournament(session, tournament_id)
+            query = query.where(col(Match.tournament_id) == tournament_id)
+        if bot is not None:
+            query = query.where(_played_by(session, bot))
+        found = list(session.exec(query))
+        more = len(found) > limit
+        found = found[:limit]
+        seats = _load_seats(session, [m.id for m, _ in found])
+    rows = [_match_row(m, game, seats.get(m.id, ()), None) for m, game in found]
+    following = _encode("match", rows[-1].started_at.isoformat(), rows[-1].id) if more and rows else None
+    return Page(rows, following)
+
+
+def match_without_replay(store: Store, match_id: str) -> MatchRow:
+    """The match with its seats, its replay not read (for a match whose replay is corrupt)."""
+    with store.read_session() as session:
+        found = session.exec(
+            select(Match, col(Tournament.game))
+            .join(Tournament, col(Match.tournament_id) == col(Tournament.id))
+            .options(defer(col(Match.replay_z)))
+            .where(col(Match.id) == match_id)
+        ).first()
+        if found is None:
+            raise UnknownMatchError(f"no match with id {match_id!r}")
+        seats = _load_seats(session, [match_id])
+    return _match_row(found[0], found[1], seats.get(match_id, ()), None)
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A seat of one bot version that faulted or forfeited (``id``: the match's)."""
+
+    id: str
+    tournament_id: int
+    seat: int
+    place: int
+    forfeited: bool
+    faults: tuple[Fault, ...]
+
+
+def incidents(store: Store, participant: str, tournament_id: int | None,
+              limit: int = DEFAULT_LIMIT) -> list[Incident]:
+    """The bot version's (a plain name: its current one) seats that faulted or forfeited in
+    its newest ``limit`` such matches, newest first (through a partial index of such seats;
+    only those seats are read)."""
+    check_limit(limit)
+    with store.read_session() as session:
+        _, version = _find_version(session, participant)
+        # In SQL text for SQLite's sake: without statistics it would walk all the version's
+        # seats by the other index on bot_version_id, so it is told which one to use.
+        hint = "INDEXED BY ix_seats_incidents" if session.get_bind().dialect.name == "sqlite" else ""
+        scoped = "" if tournament_id is None else "AND m.tournament_id = :tournament"
+        query = text(
+            f"SELECT s.match_id, m.tournament_id, s.seat, s.place, s.forfeited, s.faults_json "
+            f"FROM seats AS s {hint} JOIN matches AS m ON s.match_id = m.id "
+            f"WHERE s.bot_version_id = :version AND ({SEAT_INCIDENT}) {scoped} "
+            f"ORDER BY m.started_at DESC, m.id LIMIT :limit"
+        )
+        params: dict[str, Any] = {"version": version.id, "limit": limit}
+        if tournament_id is not None:
+            params["tournament"] = tournament_id
+        rows = session.exec(query, params=params).all()  # type: ignore[call-overload]
+    found = []
+    for match_id, tid, seat, place, forfeited, faults_json in rows:
+        what = f"match {match_id!r} seat {seat}: the stored faults"
+        try:
+            faults = tuple(Fault.from_json(f) for f in _load_json(faults_json, what, list))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CorruptDataError(f"{what} cannot be read ({exc!r}); the row is kept unchanged") from exc
+        found.append(Incident(match_id, int(tid), int(seat), int(place), bool(forfeited), faults))
+    return found
+
+
+# -- counts and the ratings' cache key -------------------------------------------------------
+
+
+def _counted(tournament_id: int | None, table_size: int | None) -> ColumnElement[bool]:
+    where: ColumnElement[bool] = true()
+    if tournament_id is not None:
+        where = and_(where, col(MatchCount.tournament_id) == tournament_id)
+    if table_size is not None:
+        where = and_(where, col(MatchCount.table_size) == table_size)
+    return where
+
+
+def results_key(store: Store, tournament_id: int | None = None, table_size: int | None = None) -> tuple[Any, ...]:
+    """What a fit of the scope's results depends on, in a few rows whatever the number of
+    matches: the scope's matches counted (``match_counts``, which the database keeps as
+    matches are stored) and the bot versions (a new version changes which row is a bot's
+    current one), and the workers excluded from the scope (``tournament exclude-worker``
+    takes their matches out of the fits; a few rows).  Stored matches are never changed: a
+    new match, version or exclusion changes the key and nothing else does."""
+    excluded = sa_select(col(ExcludedWorker.tournament_id), col(ExcludedWorker.worker),
+                         col(ExcludedWorker.excluded_at)).order_by(col(ExcludedWorker.tournament_id),
+                                                                   col(ExcludedWorker.worker))
+    if tournament_id is not None:
+        excluded = excluded.where(col(ExcludedWorker.tournament_id) == tournament_id)
+    with store.read_session() as session:
+        count = session.exec(  # type: ignore[call-overload]
+            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(_counted(tournament_id, table_size))
+        ).one()[0]
+        versions, top = session.exec(  # type: ignore[call-overload]
+            sa_select(func.count(), func.max(col(BotVersion.id)))
+        ).one()
+        exclusions = tuple(tuple(row) for row in session.exec(excluded).all())  # type: ignore[call-overload]
+    return (int(count), int(versions), top, exclusions)
+
+
+def match_counts(store: Store) -> dict[int, int]:
+    """Stored matches per tournament (from ``match_counts``: a few rows)."""
+    with store.read_session() as session:
+        rows = session.exec(  # type: ignore[call-overload]
+            sa_select(col(MatchCount.tournament_id), func.sum(col(MatchCount.matches)))
+            .group_by(col(MatchCount.tournament_id))
+        ).all()
+    return {int(t): int(n) for t, n in rows if n}
+
+
+def match_count(store: Store, tournament_id: int) -> int:
+    """Stored matches of one tournament."""
+    with store.read_session() as session:
+        return int(session.exec(  # type: ignore[call-overload]
+            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0))
+            .where(col(MatchCount.tournament_id) == tournament_id)
+        ).one()[0])
+
+
+# -- tournaments and bots ---------------------------------------------------------------------
+
+
+def tournament_page(store: Store, *, limit: int = DEFAULT_LIMIT, cursor: str | None = None,
+                    newest_first: bool = False) -> Page[TournamentRow]:
+    """Tournaments by id (oldest first, or newest first), at most ``limit`` after ``cursor``."""
+    check_limit(limit)
+    order = col(Tournament.id).desc() if newest_first else col(Tournament.id)
+    query = select(Tournament).order_by(order).limit(limit + 1)
+    if cursor:
+        (after,) = _decode(cursor, "tournament", 1)
+        if not after.isdigit():
+            raise BadCursor(f"cursor {cursor[:40]!r} is not one this server handed out")
+        query = query.where(col(Tournament.id) < int(after) if newest_first else col(Tournament.id) > int(after))
+    with store.read_session() as session:
+        found = list(session.exec(query))
+    rows = [_tournament_row(t) for t in found[:limit]]
+    following = _encode("tournament", str(rows[-1].id)) if len(found) > limit else None
+    return Page(rows, following)
+
+
+def slice_page(rows: list[T], kind: str, *, limit: int = DEFAULT_LIMIT, cursor: str | None = None,
+               key: Callable[[T], str] = str) -> Page[T]:
+    """A page of a short list already in memory (the bots), by position; the cursor names the
+    last row's ``key`` too, so a list that changed under it is refused rather than skipped."""
+    check_limit(limit)
+    start = 0
+    if cursor:
+        position, last = _decode(cursor, kind, 2)
+        if not position.isdigit() or not 0 < int(position) <= len(rows) or key(rows[int(position) - 1]) != last:
+            raise BadCursor(f"cursor {cursor[:40]!r} is out of date: the list changed; start again")
+        start = int(position)
+    items = rows[start:start + limit]
+    end = start + len(items)
+    following = _encode(kind, str(end), key(items[-1])) if end < len(rows) and items else None
+    return Page(items, following)
+
+
+def bot_page(store: Store, *, all_versions: bool = False, limit: int = DEFAULT_LIMIT,
+             cursor: str | None = None) -> Page[BotRow]:
+    """Bots (removed ones too) by name, each bot's current version or every version."""
+    rows = store.list_bots(include_removed=True, all_versions=all_versions)
+    return slice_page(rows, "bot", limit=limit, cursor=cursor, key=lambda b: b.participant)
+
+
+def storage_bytes(store: Store) -> int:
+    """What the database takes: the SQLite file's pages (the write-ahead log checkpointed
+    first), or PostgreSQL's ``pg_database_size``."""
+    with store.read_session() as session:
+        if session.get_bind().dialect.name == "sqlite":
+            session.exec(text("PRAGMA wal_checkpoint(TRUNCATE)"))  # type: ignore[call-overload]
+            pages = session.exec(text("PRAGMA page_count")).one()[0]  # type: ignore[call-overload]
+            size = session.exec(text("PRAGMA page_size")).one()[0]  # type: ignore[call-overload]
+            free = session.exec(text("PRAGMA freelist_count")).one()[0]  # type: ignore[call-overload]
+            return int((pages - free) * size)
+        return int(session.exec(text("SELECT pg_database_size(current_database())")).one()[0])  # type: ignore[call-overload]

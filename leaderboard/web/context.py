@@ -1,0 +1,74 @@
+"""What every request handler reaches: the store, the caches and the templates (:class:`Web`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.templating import Jinja2Templates
+
+from leaderboard.store import Store
+from leaderboard.web.board import COMPANY_COLOURS
+from leaderboard.web.fits import RatingsCache
+from leaderboard.web.publication import Redactor, _IsolationCache
+
+
+def links(request: Request) -> dict[str, Callable[..., str]]:
+    """Link builders for templates; free-text parts are percent-encoded (``/`` too)."""
+    root = request.scope.get("root_path", "").rstrip("/")
+
+    def bot(name: str, tournament: int | None = None) -> str:
+        url = f"{root}/bots/{quote(name, safe='')}"
+        return url if tournament is None else f"{url}?tournament={tournament}"
+
+    def matches(bot: str | None = None, tournament: int | None = None, cursor: str | None = None) -> str:
+        params = [(k, str(v)) for k, v in (("bot", bot), ("tournament", tournament), ("cursor", cursor))
+                  if v is not None]
+        return f"{root}/matches" + (f"?{urlencode(params)}" if params else "")
+
+    return {
+        "root": lambda: f"{root}/",
+        "static": lambda path: f"{root}/static/{path}",
+        "api": lambda path: f"{root}/api/{path}",
+        "bot_href": bot,
+        "bot_api_href": lambda name: f"{root}/api/bots/{quote(name, safe='')}",
+        "match_href": lambda match_id: f"{root}/matches/{quote(match_id, safe='')}",
+        "match_api_href": lambda match_id: f"{root}/api/matches/{quote(match_id, safe='')}",
+        "matches_href": matches,
+        "tournament_href": lambda tid: f"{root}/tournaments/{int(tid)}",
+    }
+
+
+@dataclass
+class Web:
+    """The application's state: the store (open while the application runs), the rating
+    fits, the isolation of each match, and the templates."""
+
+    templates: Jinja2Templates
+    ratings: RatingsCache = field(default_factory=RatingsCache)
+    isolation: _IsolationCache = field(default_factory=_IsolationCache)
+    holder: dict[str, Store] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, request: Request) -> "Web":
+        web = request.app.state.web
+        assert isinstance(web, Web)
+        return web
+
+    @property
+    def store(self) -> Store:
+        return self.holder["store"]
+
+    def page(self, request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
+        context = Redactor.of(self.store).clean(context) if "store" in self.holder else context
+        return self.templates.TemplateResponse(
+            request, name, {**links(request), "colours": COMPANY_COLOURS, **context}, status_code=status_code
+        )
+
+    def api(self, data: Any, status_code: int = 200) -> JSONResponse:
+        data = Redactor.of(self.store).clean(data) if "store" in self.holder else data
+        return JSONResponse(data, status_code=status_code)

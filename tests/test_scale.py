@@ -1,0 +1,242 @@
+"""Issue 11, scale: every list is paged (bounded default, a most, links to the next page),
+the rating fits are cached by a cheap key that a new match changes, replays are stored
+compressed (and converted from an older database), and ``arena bench store`` runs.
+
+The matches are made by the benchmark's own filler: real games played in-process
+(random and greedy policies), stored through ``Store.record_match``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from sqlalchemy import MetaData, Table, text
+from starlette.testclient import TestClient
+
+from arena.bench.store import fill, play_templates
+from arena.cli.main import main
+from leaderboard import queries
+from leaderboard.database import create_db_engine, resolve_db_url
+from leaderboard.errors import CorruptDataError
+from leaderboard.queries import DEFAULT_LIMIT, MAX_LIMIT, BadCursor
+from leaderboard.store import Store
+from leaderboard.web import create_app
+from leaderboard.web.fits import CHART_POINTS, RatingsCache, spread
+from tests.test_migrations import load_fixture, write_pre_migrations_db
+
+
+@pytest.fixture(scope="module")
+def templates() -> dict[int, list[Any]]:
+    return play_templates(games_per_size=1)
+
+
+def filled(url: str, templates: dict[int, list[Any]], matches: int, **options: Any) -> list[int]:
+    with Store.open(url) as store:
+        return fill(store, matches, templates=templates, bots=8, **options)
+
+
+def every_page(client: TestClient, path: str) -> tuple[list[dict[str, Any]], list[int]]:
+    """Follow the Link headers from ``path``; the items and each page's length."""
+    items: list[dict[str, Any]] = []
+    sizes = []
+    while path:
+        response = client.get(path)
+        assert response.status_code == 200, response.text
+        page = response.json()
+        items += page
+        sizes.append(len(page))
+        link = response.headers.get("link")
+        if link is None:
+            assert "x-next-cursor" not in response.headers
+            break
+        found = re.fullmatch(r'<([^>]+)>; rel="next"', link)
+        assert found is not None, link
+        path = found.group(1)
+        assert parse_qs(urlsplit(path).query)["cursor"] == [response.headers["x-next-cursor"]]
+    return items, sizes
+
+
+def test_pages_of_matches_cover_every_match_once_newest_first(db_url: str, templates: dict[int, list[Any]]) -> None:
+    tournaments = filled(db_url, templates, 60, tournaments=2)
+    with Store.open(db_url) as store:
+        everything = store.list_matches()
+        assert len(everything) >= 60
+        bot = everything[0].seats[0].bot
+        for scope in ({}, {"tournament_id": tournaments[1]}, {"bot": bot}, {"bot": bot.split("@")[0]},
+                      {"bot": bot, "tournament_id": tournaments[0]}):
+            expected = [m.id for m in store.list_matches(**scope)]
+            got, cursor = [], None
+            while True:
+                page = queries.match_page(store, limit=7, cursor=cursor, **scope)
+                assert len(page.items) <= 7
+                got += [m.id for m in page.items]
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+                assert len(page.items) == 7
+            assert got == expected, scope
+            assert all(m.replay is None for m in page.items)
+        with pytest.raises(BadCursor):
+            queries.match_page(store, cursor="not-a-cursor")
+        tournament_cursor = queries.tournament_page(store, limit=1).next_cursor
+        assert tournament_cursor is not None
+        with pytest.raises(BadCursor, match="not a cursor of this list"):
+            queries.match_page(store, cursor=tournament_cursor)
+        with pytest.raises(ValueError, match="limit must be between 1 and 500"):
+            queries.match_page(store, limit=MAX_LIMIT + 1)
+
+
+def test_every_list_endpoint_is_paged_with_a_bounded_default_and_links(tmp_path: Path,
+                                                                      templates: dict[int, list[Any]]) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    tournaments = filled(url, templates, DEFAULT_LIMIT + 12, tournaments=3)
+    with Store.open(url) as store:
+        total = len(store.list_matches())
+        ids = [m.id for m in store.list_matches()]
+        bot = store.list_matches(tournament_id=tournaments[0])[0].seats[0].bot
+        mine = [m.id for m in store.list_matches(bot=bot)]
+    with TestClient(create_app(url)) as client:
+        first = client.get("/api/matches")
+        assert len(first.json()) == DEFAULT_LIMIT and "link" in first.headers  # bounded without asking
+        got, sizes = every_page(client, "/api/matches?limit=9")
+        assert [m["id"] for m in got] == ids and max(sizes) == 9 and sum(sizes) == total
+        got, _ = every_page(client, f"/api/matches?bot={quote(bot)}&limit=4")
+        assert [m["id"] for m in got] == mine
+        assert [t["id"] for t in every_page(client, "/api/tournaments?limit=1")[0]] == tournaments
+        bots, sizes = every_page(client, "/api/bots?limit=3")
+        assert len(bots) == 8 and sizes == [3, 3, 2]
+        assert client.get(f"/api/matches?limit={MAX_LIMIT}").status_code == 200
+        assert client.get(f"/api/matches?limit={MAX_LIMIT + 1}").status_code == 400
+        bad = client.get("/api/matches?cursor=%00%01")
+        assert bad.status_code == 400 and "cursor" in bad.json()["error"]
+
+        # a tournament's matches, in its JSON and on its page: a page, and the way to the rest
+        tid = tournaments[0]
+        data = client.get(f"/api/tournaments/{tid}?limit=5").json()
+        assert len(data["matches"]) == 5 and data["matches_next"].startswith(f"/api/tournaments/{tid}?")
+        rest = client.get(data["matches_next"]).json()
+        assert not {m["id"] for m in rest["matches"]} & {m["id"] for m in data["matches"]}
+
+        # the bot page: recent matches and a link to the older ones, paged as HTML
+        api_bot = client.get(f"/api/bots/{quote(bot, safe='')}").json()
+        assert len(api_bot["recent_matches"]) == 20 and api_bot["matches"] == len(mine)
+        assert [m["id"] for m in api_bot["recent_matches"]] == mine[:20]
+        assert [m["id"] for m in client.get(api_bot["recent_next"]).json()] == mine[20:20 + DEFAULT_LIMIT]
+        page = client.get(f"/bots/{quote(bot, safe='')}").text
+        more = re.search(r'data-testid="more-matches" href="([^"]+)"', page)
+        assert more is not None
+        older = client.get(more.group(1).replace("&amp;", "&"))
+        assert older.status_code == 200
+        shown = re.findall(r'class="match-link" href="/matches/([^"]+)"', older.text)
+        assert shown and shown[0] == quote(mine[20], safe="")
+
+        # the HTML list of matches: a page, and a next-page link that continues it
+        listed = client.get("/matches?limit=10")
+        first_ids = re.findall(r'class="match-link" href="/matches/([^"]+)"', listed.text)
+        assert first_ids == [quote(i, safe="") for i in ids[:10]]
+        nxt = re.search(r'rel="next" data-testid="next-page" href="([^"]+)"', listed.text)
+        assert nxt is not None
+        second = client.get(nxt.group(1).replace("&amp;", "&")).text
+        assert re.findall(r'class="match-link" href="/matches/([^"]+)"', second) == [
+            quote(i, safe="") for i in ids[10:20]]
+
+
+def test_the_fit_is_cached_until_a_match_or_a_version_is_stored(db_url: str, templates: dict[int, list[Any]]) -> None:
+    tournaments = filled(db_url, templates, 12, tournaments=1)
+    with Store.open(db_url) as store:
+        cache = RatingsCache()
+        first = cache.get(store, None)
+        scoped = cache.get(store, tournaments[0], 2)
+        assert cache.get(store, None) is first and cache.get(store, tournaments[0], 2) is scoped
+        assert cache.fits_made == 2
+        before = sum(s.matches for s in first.standings if not s.reference)
+        key = queries.results_key(store)
+
+        counted = queries.match_counts(store)
+        fill(store, 1, templates=templates, bots=8, tournaments=1)  # one more deal, another tournament
+        assert queries.results_key(store) != key
+        after = queries.match_counts(store)  # kept by the database's triggers
+        assert {t: n for t, n in after.items() if t in counted} == counted
+        assert sum(after.values()) == len(store.list_matches()) > sum(counted.values())
+        again = cache.get(store, None)
+        assert again is not first and cache.fits_made == 3
+        added = len(store.list_matches()) - len(store.list_matches(tournament_id=tournaments[0]))
+        assert sum(s.matches for s in again.standings if not s.reference) > before and added >= 2
+        assert cache.get(store, tournaments[0], 2) is scoped  # the other tournament's results did not change
+        assert cache.fits_made == 3
+
+        bot = store.list_bots()[0]
+        store.add_bot(bot.name, "2.0", "me", "python", manifest_path="/x/bot.toml", files_sha256="ab" * 32)
+        assert cache.get(store, None) is not again  # a new version changes which row is current
+        assert cache.fits_made == 4
+
+
+def test_the_chart_history_is_bounded_and_keeps_the_ends() -> None:
+    assert spread(5) == [0, 1, 2, 3, 4]
+    many = spread(100_000)
+    assert len(many) <= CHART_POINTS and many[0] == 0 and many[-1] == 99_999
+    assert many == sorted(set(many))
+
+
+def test_an_old_database_gets_its_replays_compressed_text_unchanged(db_url: str,
+                                                                   templates: dict[int, list[Any]]) -> None:
+    data = load_fixture()
+    write_pre_migrations_db(db_url, data)
+    real = templates[4][0].text  # a real 4-player replay
+    corrupt = "{not json"
+    engine = create_db_engine(resolve_db_url(db_url))
+    try:
+        with engine.begin() as connection:  # two more rows as the old code would have stored them
+            matches = Table("matches", MetaData(), autoload_with=connection)
+            model = dict(connection.execute(matches.select().limit(1)).mappings().one())
+            for n, (match_id, replay) in enumerate((("old-real", real), ("old-corrupt", corrupt))):
+                connection.execute(matches.insert(), [{**model, "id": match_id, "schedule_index": 1000 + n,
+                                                       "replay_json": replay}])
+    finally:
+        engine.dispose()
+    with Store.open(db_url) as store:
+        counts: dict[int, int] = {}
+        for m in store.list_matches():
+            counts[m.tournament_id] = counts.get(m.tournament_id, 0) + 1
+        assert queries.match_counts(store) == counts and sum(counts.values()) == len(data["tables"]["matches"]["rows"]) + 2
+        assert store.get_match("old-real").replay == json.loads(real)
+        with pytest.raises(CorruptDataError, match="is not valid JSON"):
+            store.get_match("old-corrupt")
+        for m in data["tables"]["matches"]["rows"]:
+            row = dict(zip(data["tables"]["matches"]["columns"], m))
+            assert store.get_match(row["id"]).replay == json.loads(row["replay_json"])
+    engine = create_db_engine(resolve_db_url(db_url))
+    try:
+        with engine.connect() as connection:
+            stored = dict(connection.execute(text("SELECT id, replay_z FROM matches")).all())
+            columns = [c.name for c in Table("matches", MetaData(), autoload_with=connection).columns]
+    finally:
+        engine.dispose()
+    assert "replay_json" not in columns
+    assert zlib.decompress(bytes(stored["old-corrupt"])).decode() == corrupt  # kept as it was, compressed
+    assert zlib.decompress(bytes(stored["old-real"])).decode() == real
+    assert len(bytes(stored["old-real"])) <= 10 * 1024 < len(real)
+
+
+def test_bench_store_runs_at_a_tiny_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{(tmp_path / 'bench.sqlite').as_posix()}"
+    code = main(["bench", "store", "--matches", "8", "--db", url, "--bots", "6", "--repeat", "1",
+                 "--clients", "2", "--requests", "2", "--tournaments", "1"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    stored = re.search(r"the store holds (\d+) matches in [\d.]+ MB: ([\d.]+) KB per match", out)
+    assert stored is not None, out
+    assert int(stored.group(1)) >= 8 and 0 < float(stored.group(2)) < 100
+    rows = re.findall(r"│ (/\S*)\s+│\s+(\d+) │", out)
+    assert len(rows) >= 15 and all(status == "200" for _, status in rows), rows
+    assert "'/' refits in" in out
+    assert re.search(r"2 parallel clients, 4 requests over the pages above \(0 not 200\)", out), out
+    with Store.open(url) as store:
+        assert len(store.list_matches()) == int(stored.group(1)) + len(store.list_matches(
+            tournament_id=store.list_tournaments()[-1].id))
