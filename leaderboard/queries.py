@@ -37,8 +37,8 @@ from arena.records import Fault
 from leaderboard.errors import CorruptDataError, UnknownMatchError
 from leaderboard.models import SEAT_INCIDENT, Bot, BotVersion, ExcludedWorker, Match, MatchCount, Seat, Tournament
 from leaderboard.rows import BotRow, MatchRow, TournamentRow
-from leaderboard.store import (
-    Store,
+from leaderboard.store import Store
+from leaderboard.store_core import (
     _find_tournament,
     _find_version,
     _load_json,

@@ -47,7 +47,8 @@ from leaderboard.database import writer
 from leaderboard.errors import AlreadyRecorded, StoreError
 from leaderboard.models import ExcludedWorker, QueuedMatch, Tournament, WorkerEvent
 from leaderboard.rows import TournamentStatus
-from leaderboard.store import Store, _find_tournament, insert_match
+from leaderboard.store import Store, insert_match
+from leaderboard.store_core import _find_tournament
 
 __all__ = ["DEFAULT_LEASE_S", "DatabaseUnavailable", "Lease", "MatchQueue", "QueueProgress", "RecordOutcome",
            "WorkLeft", "WorkerId", "WorkerProgress"]
