@@ -82,6 +82,7 @@ def _check_deals(db: str, tid: int, counted: int, shown: dict) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # on PostgreSQL: the resume test below
 def test_sprt_finds_greedy_better_than_random(db_url: str, pool_bot: str, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     run = arena("sprt", "--candidate", str(SAMPLES / "greedy_bot"), "--baseline", str(SAMPLES / "random_bot"),
@@ -106,6 +107,7 @@ def test_sprt_finds_greedy_better_than_random(db_url: str, pool_bot: str, tmp_pa
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)  # on SQLite: the test above
 def test_an_interrupted_sprt_resumes_where_it_stopped(db_url: str, pool_bot: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     logs = tmp_path / "logs"

@@ -135,7 +135,11 @@ def _stored(db: str, tid: int) -> int:
         return len(store.stored_schedule_indexes(tid))
 
 
-@pytest.mark.parametrize("how", ["sigkill", "sigint"])
+# Each way of stopping on one backend (suite time); both backends' claims and records are
+# proved by tests/test_queue.py and tests/test_workers.py.
+@pytest.mark.parametrize(("db_url", "how"), [("sqlite", "sigkill"), pytest.param("postgres", "sigint",
+                                                                                  marks=pytest.mark.postgres)],
+                         indirect=["db_url"])
 def test_a_killed_tournament_resumes_with_exactly_the_scheduled_matches(
         db_url: str, bots: list[str], tmp_path: Path, how: str) -> None:
     marker = str(tmp_path)  # the copied bots live here, so their command lines mention it
