@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games.base import IllegalActionError
+from arena.games.common import ActionTexts
 from arena.games.ticket_to_ride_pennsylvania.board import GREY, LOCO, NUM_COLOURS, NUM_KINDS, Board
 
 KEEP = 0
@@ -47,8 +48,10 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-class ActionTable:
+class ActionTable(ActionTexts):
     """The id layout for one board (its companies and routes set the last blocks)."""
+
+    game_title = "Ticket to Ride: Pennsylvania"
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -77,7 +80,6 @@ class ActionTable:
             (r, board.route_length[r], board.route_partner[r], board.route_locos[r], self.claim_base[r],
              board.route_colour[r], self.colour_block[r], self.claim_base[r] + len(self.payments[r]) - 1)
             for r in range(board.num_routes))
-        self._by_text: dict[str, int] | None = None
 
     def claim_id(self, route: int, colour: int, locomotives: int) -> int:
         """The id of claiming ``route`` with ``length - k`` cards of ``colour`` and ``k`` locomotives."""
@@ -143,15 +145,6 @@ class ActionTable:
             paid = f"{length - k} {board.colours[colour]}" + (f" + {_plural(k, 'locomotive')}" if k else "")
         return f"claim {d['route']} {where} {paid}"
 
-    def from_string(self, text: str) -> int:
-        """Parse an action's text form (as :meth:`to_string` writes it; spacing is free)."""
-        if self._by_text is None:
-            self._by_text = {self.to_string(a): a for a in range(self.size)}
-        normalised = " ".join(str(text).split())
-        try:
-            return self._by_text[normalised]
-        except KeyError:
-            raise IllegalActionError(f"{text!r} is not a Ticket to Ride: Pennsylvania action") from None
 
 
 def action_kind(table: ActionTable, action: int) -> str:

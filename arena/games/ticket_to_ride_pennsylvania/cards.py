@@ -12,19 +12,12 @@ import random
 from typing import Any
 
 from arena.games.base import IllegalActionError
+from arena.games.common import shuffle
 from arena.games.ticket_to_ride_pennsylvania.board import LOCO
 
 EMPTY = -1
 ROW_SIZE = 5
 
-
-def shuffle(rng: random.Random, cards: list) -> None:
-    """Fisher-Yates on ``rng.random()`` alone, whose sequence Python guarantees
-    across versions (``random.shuffle``'s is not), so replays stay valid.
-    (The same function as Union Pacific's, kept here so that the games stay apart.)"""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 class TrainCards:

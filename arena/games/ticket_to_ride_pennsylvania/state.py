@@ -29,7 +29,8 @@ from arena.games.ticket_to_ride_pennsylvania.actions import (
     ActionTable,
 )
 from arena.games.ticket_to_ride_pennsylvania.board import GREY, LOCO, MAX_PLAYERS, MIN_PLAYERS, NUM_KINDS, Board
-from arena.games.ticket_to_ride_pennsylvania.cards import EMPTY, ROW_SIZE, TrainCards, shuffle
+from arena.games.common import shuffle
+from arena.games.ticket_to_ride_pennsylvania.cards import EMPTY, ROW_SIZE, TrainCards
 from arena.games.ticket_to_ride_pennsylvania.claims import Claims
 from arena.games.ticket_to_ride_pennsylvania.phases import (
     INITIAL,

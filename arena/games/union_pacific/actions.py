@@ -27,6 +27,7 @@ from operator import itemgetter
 from typing import Any, Callable, Sequence
 
 from arena.games.base import IllegalActionError
+from arena.games.common import ActionTexts
 from arena.games.union_pacific.board import (
     NUM_CARD_KINDS,
     NUM_COMPANIES,
@@ -42,8 +43,10 @@ DRAW_UP = NUM_COMPANIES + 1
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
 
 
-class ActionTable:
+class ActionTable(ActionTexts):
     """The id layout for one board (the number of sections sets the build block)."""
+
+    game_title = "Union Pacific"
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -72,7 +75,6 @@ class ActionTable:
         self.draw = self.pass_ + NUM_CARD_KINDS
         self.exchange = self.draw + NUM_COMPANIES + 2
         self.size = self.exchange + 1 + NUM_SHARE_KINDS
-        self._by_text: dict[str, int] | None = None
         #: allowed[c][s]: may company c use section s's track type?
         self.allowed: tuple[tuple[bool, ...], ...] = tuple(
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
@@ -185,12 +187,3 @@ class ActionTable:
             return "draw " + (f"display {d['company']}" if d["source"] == "display" else d["source"])
         return f"exchange {d['company'] or 'none'}"
 
-    def from_string(self, text: str) -> int:
-        """Parse an action's text form (exactly as :meth:`to_string` writes it)."""
-        if self._by_text is None:
-            self._by_text = {self.to_string(a): a for a in range(self.size)}
-        normalised = " ".join(str(text).split())
-        try:
-            return self._by_text[normalised]
-        except KeyError:
-            raise IllegalActionError(f"{text!r} is not a Union Pacific action") from None

@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from arena.games.base import BoardError
+from arena.games.common import board_from_text, packaged_board
 
 #: Companies in payout order (§7.3); index 10 is Union Pacific.
 COMPANIES: tuple[str, ...] = ("EPRG", "BNL", "MS", "DM", "SFRB", "UMR", "ESL", "KCC", "MRR", "WW")
@@ -232,17 +232,9 @@ def board_from_data(data: Any) -> Board:
 
 def board_from_json(text: str | bytes, *, source: str = "board") -> Board:
     """Parse and validate a board file's text."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BoardError(f"{source}: not valid JSON: {exc}") from None
-    try:
-        return board_from_data(data)
-    except BoardError as exc:
-        raise BoardError(f"{source}: {exc}") from None
+    return board_from_text(text, board_from_data, source=source)
 
 
 def load_default_board() -> Board:
     """The board shipped inside the package (a reconstruction, see docs/rules.md)."""
-    raw = resources.files(__package__).joinpath("boards", DEFAULT_BOARD).read_bytes()
-    return board_from_json(raw, source=DEFAULT_BOARD)
+    return packaged_board(__package__, DEFAULT_BOARD, board_from_data)

@@ -24,6 +24,7 @@ from arena.games.base import (
     Outcome,
     Termination,
 )
+from arena.games.common import shuffle
 from arena.games.union_pacific.actions import DRAW_DECK, DRAW_UP, ActionTable
 from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import (
@@ -50,13 +51,6 @@ _KIND_RANGE = range(NUM_CARD_KINDS)
 #: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
-
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """Fisher-Yates on ``rng.random()`` alone, whose sequence Python guarantees
-    across versions (``random.shuffle``'s is not), so replays stay valid."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
