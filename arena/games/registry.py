@@ -1,7 +1,7 @@
 """The games Arena knows, by name: each game declares its facts as a :class:`GameSpec` and
 registers itself with :func:`register_game` (in the spirit of OpenSpiel's ``register_game``).
 
-A game's package calls ``register_game(SPEC, default_game)`` when it is imported.  The
+A game's package calls ``register_game(SPEC, default_game, kit=...)`` when it is imported.  The
 packages are imported lazily, on the first look-up, from :data:`GAME_PACKAGES`: the one
 place outside the games' own folders that names them.  Nothing here builds a game until
 :func:`get_game` asks for it (a game's factory loads its board).
@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -93,9 +94,43 @@ class GameSpec:
 
 
 @dataclass(frozen=True)
+class GameKit:
+    """What a game brings beside its rules, found by name (:func:`game_kit`).
+
+    ``package`` is the kit's package, e.g. ``"arena.games.union_pacific.kit"``; each part
+    is a module in it, imported only when asked, so that the web app can read a game's
+    view without loading the protocol, and the engine never loads either:
+
+    - ``wire``: engine data <-> the game's ``oneof`` members of the protocol
+      (``protos/arena/v1/bot.proto``); used by the host and the bot SDK.
+    - ``view``: the board/view data and the replay viewer script the web app serves.
+    """
+
+    game: str
+    package: str
+
+    def part(self, name: str) -> ModuleType:
+        try:
+            return importlib.import_module(f"{self.package}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{self.package}.{name}":
+                raise
+            raise LookupError(f"the game {self.game!r} has no {name!r} in its kit ({self.package})") from None
+
+    @property
+    def wire(self) -> ModuleType:
+        return self.part("wire")
+
+    @property
+    def view(self) -> ModuleType:
+        return self.part("view")
+
+
+@dataclass(frozen=True)
 class _Entry:
     spec: GameSpec
     factory: Callable[[], "Game"]
+    kit: GameKit | None
 
 
 _registry: dict[str, _Entry] = {}
@@ -103,8 +138,9 @@ _instances: dict[str, "Game"] = {}
 _loaded = False
 
 
-def register_game(spec: GameSpec, factory: Callable[[], "Game"]) -> None:
-    """Register a game: its spec and a factory (no arguments) for its default game object.
+def register_game(spec: GameSpec, factory: Callable[[], "Game"], *, kit: str | None = None) -> None:
+    """Register a game: its spec, a factory (no arguments) for its default game object and
+    the package of its kit (:class:`GameKit`; a game without one runs in-process only).
 
     A second registration under a name already taken is refused.
     """
@@ -112,7 +148,7 @@ def register_game(spec: GameSpec, factory: Callable[[], "Game"]) -> None:
         raise TypeError(f"register_game wants a GameSpec, got {type(spec).__name__}")
     if spec.name in _registry:
         raise ValueError(f"a game called {spec.name!r} is already registered")
-    _registry[spec.name] = _Entry(spec, factory)
+    _registry[spec.name] = _Entry(spec, factory, None if kit is None else GameKit(spec.name, kit))
 
 
 def _load() -> None:
@@ -140,6 +176,14 @@ def registered_games() -> tuple[GameSpec, ...]:
 def game_spec(name: str) -> GameSpec:
     """The spec of the game called ``name``; a clear error naming the known games otherwise."""
     return _entry(name).spec
+
+
+def game_kit(name: str) -> GameKit:
+    """The kit of the game called ``name`` (its wire adapter, its view); a clear error if none."""
+    entry = _entry(name)
+    if entry.kit is None:
+        raise LookupError(f"the game {name!r} registered no kit: it cannot be played over the protocol or viewed")
+    return entry.kit
 
 
 def get_game(name: str) -> "Game":

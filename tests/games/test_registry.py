@@ -9,7 +9,7 @@ import pytest
 import arena.games as games
 from arena.games import registry
 from arena.games.base import IMAGINARY
-from arena.games.registry import GameSpec, game_spec, get_game, register_game, registered_games
+from arena.games.registry import GameSpec, game_kit, game_spec, get_game, register_game, registered_games
 
 
 @pytest.fixture()
@@ -97,3 +97,17 @@ def test_reference_participants_follow_the_seats() -> None:
     spec = _spec(reference_participants=((2, ("bank",)),))
     assert spec.participants(2) == ("0", "1", "bank") and spec.participants(3) == ("0", "1", "2")
     assert spec.default_variant == "standard"
+
+
+def test_every_shipped_game_has_a_kit_whose_parts_load_lazily() -> None:
+    for spec in registered_games():
+        kit = game_kit(spec.name)
+        assert kit.game == spec.name and kit.package == f"arena.games.{spec.name}.kit"
+        with pytest.raises(LookupError, match=f"{spec.name!r} has no 'nothing' in its kit"):
+            kit.part("nothing")
+
+
+def test_a_game_without_a_kit_is_named_in_the_error(scratch_registry: None) -> None:
+    register_game(_spec(), lambda: None)
+    with pytest.raises(LookupError, match="'toy' registered no kit"):
+        game_kit("toy")

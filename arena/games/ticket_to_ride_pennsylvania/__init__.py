@@ -74,4 +74,4 @@ def default_game() -> TicketToRidePennsylvania:
     return TicketToRidePennsylvania()
 
 
-register_game(SPEC, default_game)
+register_game(SPEC, default_game, kit="arena.games.ticket_to_ride_pennsylvania.kit")

@@ -66,4 +66,4 @@ def default_game() -> UnionPacific:
     return UnionPacific()
 
 
-register_game(SPEC, default_game)
+register_game(SPEC, default_game, kit="arena.games.union_pacific.kit")
