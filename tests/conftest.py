@@ -5,10 +5,17 @@ on a fresh PostgreSQL database (marked ``postgres``).  The PostgreSQL run needs
 ``ARENA_TEST_POSTGRES_URL`` (``eval "$(bash .ci/postgres.sh)"`` starts a server
 and sets it); without it the run is skipped, except under ``CI=true``, where a
 missing server fails the test instead.
+
+Parallel runs (scripts/test runs pytest-xdist, ``-n``): every test keeps to its own
+``tmp_path``, free ports and database, so any two can run at once; a test marked
+``serial`` (it measures time, or races a lease or a deadline) waits for the others:
+one serial test at a time (a lock file that the workers share). The tests marked
+``slow`` are handed out first.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import uuid
 from collections.abc import Iterator
@@ -21,6 +28,27 @@ from sqlalchemy.engine import make_url
 from leaderboard.database import resolve_db_url
 
 POSTGRES_URL_ENV = "ARENA_TEST_POSTGRES_URL"
+
+
+@pytest.fixture(autouse=True)
+def _one_serial_test_at_a_time(request: pytest.FixtureRequest,
+                               tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A test marked ``serial`` holds a lock that the xdist workers of this run share, from
+    before its fixtures are set up to after they are torn down."""
+    if request.node.get_closest_marker("serial") is None or not hasattr(request.config, "workerinput"):
+        yield
+        return
+    lock = tmp_path_factory.getbasetemp().parent / "serial-tests.lock"  # the run's folder, above each worker's
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker, the slow tests first: no long test starts last while the other
+    workers have nothing left to do."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def _in_ci() -> bool:

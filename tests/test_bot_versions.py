@@ -117,6 +117,7 @@ def test_a_version_from_before_copies_plays_only_while_its_files_are_unchanged(t
 # -- real processes -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_version_plays_the_checked_files_and_a_changed_copy_is_refused(tmp_path: Path) -> None:
     db = ["--db", str(tmp_path / "arena.sqlite")]
     bot = random_bot(tmp_path / "src", "steady")
@@ -163,6 +164,7 @@ def test_a_version_plays_the_checked_files_and_a_changed_copy_is_refused(tmp_pat
     assert unknown.returncode == 2 and "no bot named 'nobody'" in unknown.stderr and "arena bot list" in unknown.stderr
 
 
+@pytest.mark.slow
 def test_a_bot_that_fails_to_start_is_said_at_once_and_play_exits_1(tmp_path: Path) -> None:
     """The issue's scenario: a bot that raises at import entered in a tournament (here it passes
     the check and breaks afterwards: a marker file it sees unsandboxed makes it raise)."""

@@ -21,6 +21,7 @@ def arena(*args: str, db: Path, timeout: float = 180) -> subprocess.CompletedPro
                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
+@pytest.mark.slow
 def test_add_list_remove_and_versions(tmp_path: Path) -> None:
     db = tmp_path / "a.sqlite"
     bot = tmp_path / "mybot"

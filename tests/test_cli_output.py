@@ -69,6 +69,7 @@ def test_a_closed_pipe_ends_selfplay_and_verify_quietly(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stderr) == (EXIT_BROKEN_PIPE, "")
 
 
+@pytest.mark.slow
 def test_a_pipe_closed_during_a_tournament_stops_it_resumably(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'arena.sqlite'}"
     with Store.open(url) as store:

@@ -82,6 +82,7 @@ def test_already_stored_counts_as_skipped_not_played() -> None:
     assert summary.skipped == len(SCHEDULE) // 2 and summary.played == len(SCHEDULE) // 2 and summary.complete
 
 
+@pytest.mark.serial
 def test_cancelling_from_outside_stops_running_matches_and_records_nothing_more() -> None:
     r = Recorder(sleep=5.0)  # matches that would take far too long
 

@@ -43,6 +43,7 @@ def field(tmp_path: Path) -> list[str]:
             copy_of_random_bot(tmp_path, "random-three")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)  # on SQLite: the resume test below
 def test_gauntlet_plays_the_candidate_against_the_field_only(db_url: str, field: list[str], tmp_path: Path) -> None:
     run = arena("tournament", "run", "--gauntlet", str(SAMPLES / "greedy_bot"),
@@ -61,6 +62,7 @@ def test_gauntlet_plays_the_candidate_against_the_field_only(db_url: str, field:
     assert "gauntlet of greedy-bot" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # on PostgreSQL: the test above
 def test_an_interrupted_gauntlet_resumes_with_exactly_its_matches(db_url: str, field: list[str],
                                                                   tmp_path: Path) -> None:

@@ -62,6 +62,7 @@ def test_the_same_manifest_is_one_process_for_every_acquire(tmp_path: Path) -> N
         assert len(set(results)) == 1 and len(pool.running()) == 1
 
 
+@pytest.mark.serial
 def test_a_bot_that_exits_at_start_is_reported_with_its_stderr(tmp_path: Path) -> None:
     with BotPool(log_dir=tmp_path, ready_timeout=10) as pool:
         started = time.monotonic()
@@ -74,6 +75,7 @@ def test_a_bot_that_exits_at_start_is_reported_with_its_stderr(tmp_path: Path) -
     assert str(manifest_path("exit-early")) in message
 
 
+@pytest.mark.serial
 def test_a_bot_that_never_becomes_ready_is_stopped_after_the_limit(tmp_path: Path) -> None:
     with BotPool(log_dir=tmp_path, ready_timeout=1.0, max_start_failures=1) as pool:
         started = time.monotonic()
@@ -93,6 +95,7 @@ def test_a_missing_program_is_named(tmp_path: Path) -> None:
             pool.acquire(BotSpec(manifest=load_manifest(tmp_path)))
 
 
+@pytest.mark.serial
 def test_a_bot_ignoring_sigterm_and_eof_is_killed_with_its_group(tmp_path: Path) -> None:
     pool = BotPool(log_dir=tmp_path, stop_timeout=0.5)
     handle = pool.acquire(fake_spec("ignore-shutdown"))

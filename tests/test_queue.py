@@ -37,6 +37,7 @@ def setup(store: Store, n: int) -> int:
     return tid
 
 
+@pytest.mark.serial
 def test_a_late_result_after_takeover_is_refused_and_logged(db_url: str) -> None:
     with Store.open(db_url) as store:
         tid = setup(store, 2)
@@ -73,6 +74,7 @@ def test_a_late_result_after_takeover_is_refused_and_logged(db_url: str) -> None
                                                                          "machine-b/w1": (2, 0)}
 
 
+@pytest.mark.serial
 def test_an_expired_lease_nobody_took_is_still_its_own_and_release_requeues(db_url: str) -> None:
     with Store.open(db_url) as store:
         tid = setup(store, 2)

@@ -118,6 +118,7 @@ def _check_freeze_and_kill(cgroup: cgroups.BotCgroup) -> None:
     assert not any(d.exists() for d in cgroup.dirs.values())
 
 
+@pytest.mark.serial
 def test_a_v1_or_v2_cgroup_freezes_thaws_and_kills_its_whole_tree() -> None:
     host = cgroups.open_cgroups()
     if host is None:
@@ -132,6 +133,7 @@ def test_a_v1_or_v2_cgroup_freezes_thaws_and_kills_its_whole_tree() -> None:
     _check_freeze_and_kill(cgroup)
 
 
+@pytest.mark.serial
 def test_the_cgroup_v2_freezer_and_kill_work_where_a_v2_hierarchy_is_mounted() -> None:
     mount = next((m for m in (Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/unified"))
                   if (m / "cgroup.controllers").exists()), None)
@@ -157,6 +159,7 @@ class _RecordingPool(BotPool):
         return handle
 
 
+@pytest.mark.serial
 @needs_sandbox
 def test_every_seat_of_every_match_gets_a_fresh_process_and_spares_are_ready_ahead(tmp_path: Path) -> None:
     spec = BotSpec(manifest=load_manifest(RANDOM_BOT))
@@ -184,6 +187,7 @@ def test_every_seat_of_every_match_gets_a_fresh_process_and_spares_are_ready_ahe
     assert all(not Path(f"/proc/{pid}").exists() for pid in pool.pids[:2]), "a finished match's bot still runs"
 
 
+@pytest.mark.serial
 @needs_sandbox
 def test_no_spare_is_started_beyond_the_seats_left_to_play(tmp_path: Path) -> None:
     """Told how many seats are left (a tournament's schedule), the pool keeps no spare that
@@ -211,6 +215,7 @@ def test_no_spare_is_started_beyond_the_seats_left_to_play(tmp_path: Path) -> No
         pool.release([last])
 
 
+@pytest.mark.serial
 @needs_sandbox
 def test_a_sandbox_says_when_its_bot_listens_exits_or_stays_silent(tmp_path: Path) -> None:
     """The zygote's sandboxes report readiness on a pipe: a bot that listens only on its TCP

@@ -569,6 +569,7 @@ def _cpu_use(record: MatchRecord, seat: int) -> CpuUse:
     return CpuUse(slope, mean_cpu - slope * mean_k, naive, len(points))
 
 
+@pytest.mark.serial
 def test_a_bot_cannot_use_cpu_during_its_opponents_turns(tmp_path: Path) -> None:
     _needs_cgroup("freeze")
     spinner = hostile(tmp_path, "spinner")

@@ -177,6 +177,7 @@ def leaks(texts: dict[str, str], secrets_: dict[str, str]) -> list[str]:
     return [f"{what} in {path}" for path, text in texts.items() for what, value in secrets_.items() if value in text]
 
 
+@pytest.mark.slow
 def test_a_real_tournament_shows_no_secret_until_it_is_finished(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     url = sqlite_url(tmp_path)

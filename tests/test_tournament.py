@@ -48,6 +48,7 @@ def _show(db: str, tid: int) -> dict:
     return json.loads(arena("tournament", "show", str(tid), "--json", db=db).stdout)
 
 
+@pytest.mark.slow
 def test_round_robin_stores_every_scheduled_match_once(db_url: str, bots: list[str], tmp_path: Path) -> None:
     run = arena("tournament", "run", *[a for b in bots[:3] for a in ("--bot", b)], "--players", "2,3",
                 "--concurrency", "2", "--seed", "7", "--decision-ms", "2000", "--quiet",
@@ -140,6 +141,7 @@ def _stored(db: str, tid: int) -> int:
 @pytest.mark.parametrize(("db_url", "how"), [("sqlite", "sigkill"), pytest.param("postgres", "sigint",
                                                                                   marks=pytest.mark.postgres)],
                          indirect=["db_url"])
+@pytest.mark.slow
 def test_a_killed_tournament_resumes_with_exactly_the_scheduled_matches(
         db_url: str, bots: list[str], tmp_path: Path, how: str) -> None:
     marker = str(tmp_path)  # the copied bots live here, so their command lines mention it
@@ -185,6 +187,7 @@ def test_a_killed_tournament_resumes_with_exactly_the_scheduled_matches(
         assert len(store.list_matches(tournament_id=1)) == total  # each once: nothing counted twice
 
 
+@pytest.mark.slow
 def test_run_refuses_bad_input_with_one_clear_line(tmp_path: Path, bots: list[str]) -> None:
     db = str(tmp_path / "a.sqlite")
     unknown = arena("tournament", "run", "--bot", "nobody", "--bot", bots[0], db=db, check=False)

@@ -129,10 +129,11 @@ def stop_all(procs: list[subprocess.Popen[str]]) -> None:
             p.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_three_workers_play_every_scheduled_match_exactly_once(pg_url: str, bots: list[str], tmp_path: Path) -> None:
-    tid = create(tmp_path, bots, pg_url, rounds=2)
-    assert [r[1] for r in queue_rows(pg_url, tid)] == ["planned"] * 2 * TOTAL
+    tid = create(tmp_path, bots, pg_url)
+    assert [r[1] for r in queue_rows(pg_url, tid)] == ["planned"] * TOTAL
     procs = [worker(tmp_path, pg_url, tid, host) for host in ("m1", "m2", "m3")]
     try:
         for p in procs:
@@ -140,17 +141,17 @@ def test_three_workers_play_every_scheduled_match_exactly_once(pg_url: str, bots
     finally:
         stop_all(procs)
     rows = queue_rows(pg_url, tid)
-    assert [r[0] for r in rows] == list(range(2 * TOTAL))
+    assert [r[0] for r in rows] == list(range(TOTAL))
     assert all(r[1] == "done" and r[3] is not None and r[4] == "none" for r in rows)
     assert {r[2] for r in rows} <= {"m1/w", "m2/w", "m3/w"}
     stored = results(pg_url, tid)
-    assert sorted(stored) == list(range(2 * TOTAL))
+    assert sorted(stored) == list(range(TOTAL))
     status = json.loads(arena(tmp_path, "tournament", "status", str(tid), "--json", db=pg_url).stdout)
-    assert status["status"] == "finished" and status["done"] == 2 * TOTAL
+    assert status["status"] == "finished" and status["done"] == TOTAL
     shown = json.loads(arena(tmp_path, "tournament", "show", str(tid), "--json", db=pg_url).stdout)
     assert {(m["schedule_index"], m["worker"], m["isolation"]) for m in shown["matches"]} == {
         (r[0], r[2], "none") for r in rows}
-    assert sum(w["done"] for w in status["workers"]) == 2 * TOTAL
+    assert sum(w["done"] for w in status["workers"]) == TOTAL
     assert not _bot_pids(str(tmp_path)), _describe_processes(_bot_pids(str(tmp_path)))
 
     # a worker excluded: its matches leave the fits (and the standings), stay stored
@@ -165,6 +166,8 @@ def test_three_workers_play_every_scheduled_match_exactly_once(pg_url: str, bots
     assert "(excluded)" in arena(tmp_path, "tournament", "status", str(tid), db=pg_url).stdout
 
 
+@pytest.mark.slow
+@pytest.mark.serial
 @pytest.mark.postgres
 def test_killed_and_stopped_workers_lose_their_matches_and_nothing_counts_twice(
         pg_url: str, bots: list[str], tmp_path: Path) -> None:
@@ -217,6 +220,7 @@ def test_killed_and_stopped_workers_lose_their_matches_and_nothing_counts_twice(
     assert not _bot_pids(str(tmp_path)), _describe_processes(_bot_pids(str(tmp_path)))
 
 
+@pytest.mark.slow
 def test_sigterm_releases_the_claims_and_leaves_no_bot_behind(bots: list[str], tmp_path: Path) -> None:
     db = str(tmp_path / "a.sqlite")  # SQLite: several local workers on one file
     tid = create(tmp_path, bots, db)
@@ -244,6 +248,7 @@ def test_sigterm_releases_the_claims_and_leaves_no_bot_behind(bots: list[str], t
     assert sorted(results(db, tid)) == list(range(TOTAL))
 
 
+@pytest.mark.slow
 def test_a_worker_refuses_bot_files_that_differ_from_the_store(bots: list[str], tmp_path: Path) -> None:
     db = str(tmp_path / "a.sqlite")
     tid = create(tmp_path, bots, db)
@@ -298,6 +303,8 @@ class DedicatedServer:
                        timeout=120)
 
 
+@pytest.mark.slow
+@pytest.mark.serial
 @pytest.mark.postgres
 def test_workers_wait_for_a_restarted_postgresql_and_go_on(bots: list[str], tmp_path: Path) -> None:
     if not os.environ.get("ARENA_TEST_POSTGRES_URL", "").strip():
