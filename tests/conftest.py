@@ -8,9 +8,9 @@ missing server fails the test instead.
 
 Parallel runs (scripts/test runs pytest-xdist, ``-n``): every test keeps to its own
 ``tmp_path``, free ports and database, so any two can run at once; a test marked
-``serial`` (it measures time, or races a lease or a deadline) waits for the others:
-one serial test at a time (a lock file that the workers share). The tests marked
-``slow`` are handed out first.
+``serial`` (it measures time or a CPU share, or races a lease or a deadline) runs
+alone: no other test runs meanwhile (a lock file that the workers share). The tests
+marked ``slow`` are handed out first.
 """
 
 from __future__ import annotations
@@ -31,16 +31,17 @@ POSTGRES_URL_ENV = "ARENA_TEST_POSTGRES_URL"
 
 
 @pytest.fixture(autouse=True)
-def _one_serial_test_at_a_time(request: pytest.FixtureRequest,
-                               tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A test marked ``serial`` holds a lock that the xdist workers of this run share, from
-    before its fixtures are set up to after they are torn down."""
-    if request.node.get_closest_marker("serial") is None or not hasattr(request.config, "workerinput"):
+def _serial_tests_run_alone(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Under xdist, a test marked ``serial`` runs alone: it holds a lock file of the run
+    exclusively, every other test holds it shared (from before the test's fixtures are set
+    up to after they are torn down)."""
+    if not hasattr(request.config, "workerinput"):
         yield
         return
     lock = tmp_path_factory.getbasetemp().parent / "serial-tests.lock"  # the run's folder, above each worker's
+    alone = request.node.get_closest_marker("serial") is not None
     with open(lock, "a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
+        fcntl.flock(held, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
         yield
 
 

@@ -106,7 +106,9 @@ def _check_freeze_and_kill(cgroup: cgroups.BotCgroup) -> None:
         assert _cpu_seconds(proc.pid) - before < 0.05, "a frozen process used CPU"
         cgroup.thaw()
         before = _cpu_seconds(proc.pid)
-        time.sleep(0.5)
+        deadline = time.monotonic() + 10  # on a loaded machine a spinner gets a small share of a CPU
+        while _cpu_seconds(proc.pid) - before <= 0.1 and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert _cpu_seconds(proc.pid) - before > 0.1, "a thawed process did not run"
         cgroup.freeze()
         assert cgroup.kill_all(3.0), "kill_all left processes behind (a frozen one must be thawed first)"
