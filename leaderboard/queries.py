@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,7 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy import and_, exists, func, or_, text, true
 from sqlalchemy import select as sa_select
-from sqlalchemy.orm import defer
+from sqlalchemy.orm import aliased, defer
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
@@ -154,6 +155,27 @@ def match_without_replay(store: Store, match_id: str) -> MatchRow:
             raise UnknownMatchError(f"no match with id {match_id!r}")
         seats = _load_seats(session, [match_id])
     return _match_row(found[0], found[1], seats.get(match_id, ()), None)
+
+
+def deal_seatings(store: Store, match_id: str) -> dict[str, tuple[int, ...]]:
+    """The matches dealt from the deck seed of ``match_id`` in its tournament and round (itself
+    included), each with its seating: its seats' bot version ids in seat order.  One probe of
+    ``ix_matches_deal``: a tournament has a few matches per deal whatever its size."""
+    asked = aliased(Match)
+    with store.read_session() as session:
+        rows = session.exec(
+            select(col(Match.id), col(Seat.seat), col(Seat.bot_version_id))
+            .select_from(asked)
+            .join(Match, and_(col(Match.tournament_id) == asked.tournament_id, col(Match.seed) == asked.seed,
+                              col(Match.round) == asked.round))
+            .join(Seat, col(Seat.match_id) == col(Match.id))
+            .where(asked.id == match_id)
+            .order_by(col(Match.id), col(Seat.seat))
+        ).all()
+    seatings: dict[str, list[int]] = defaultdict(list)
+    for found, _, version in rows:
+        seatings[found].append(int(version))
+    return {found: tuple(versions) for found, versions in seatings.items()}
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import zlib
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from leaderboard.errors import CorruptDataError
 from leaderboard.queries import DEFAULT_LIMIT, MAX_LIMIT, BadCursor
 from leaderboard.store import Store
 from leaderboard.web import create_app
-from leaderboard.web.fits import CHART_POINTS, RatingsCache, spread
+from leaderboard.web.fits import CHART_POINTS, RatingsCache, build_fit, spread
 from tests.test_migrations import load_fixture, write_pre_migrations_db
 
 
@@ -240,3 +241,63 @@ def test_bench_store_runs_at_a_tiny_size(tmp_path: Path, capsys: pytest.CaptureF
     with Store.open(url) as store:
         assert len(store.list_matches()) == int(stored.group(1)) + len(store.list_matches(
             tournament_id=store.list_tournaments()[-1].id))
+
+
+def test_a_view_gets_the_previous_fit_while_the_refit_runs(tmp_path: Path, templates: dict[int, list[Any]]) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    filled(url, templates, 6, tournaments=1)
+    gate = threading.Event()
+    calls: list[tuple[Any, ...]] = []
+
+    def slow(store: Store, *scope: Any) -> Any:  # the refits after the first wait for the gate
+        calls.append(scope)
+        if len(calls) > 1:
+            assert gate.wait(120)
+        return build_fit(store, *scope)
+
+    app = create_app(url)
+    app.state.web.ratings = cache = RatingsCache(build=slow, wait_s=0.2)
+    with TestClient(app) as client:
+        store = app.state.web.store
+        stored = sum(queries.match_counts(store).values())
+        first = client.get("/api/leaderboard").json()["fit"]
+        assert first["matches"] == stored and first["behind"] == 0 and not first["refitting"]
+        rows = client.get("/api/leaderboard").json()["rows"]
+
+        fill(store, 1, templates=templates, bots=8, tournaments=1)  # one more deal: the refit waits for the gate
+        added = sum(queries.match_counts(store).values()) - stored
+        for _ in range(2):
+            board = client.get("/api/leaderboard").json()  # the previous fit, at once
+            assert board["rows"] == rows and board["fit"]["matches"] == stored
+            assert board["fit"]["behind"] == added and board["fit"]["refitting"]
+        page = client.get("/").text
+        assert f"{added} newer matches are not counted yet (being fitted now; this page shows the previous fit)" in page
+        assert len(calls) == 2  # one refit for all those views
+
+        gate.set()
+        for _ in range(600):  # until the refit is in (each view waits up to 0.2 s for it)
+            fresh = client.get("/api/leaderboard").json()
+            if fresh["fit"]["behind"] == 0:
+                break
+        assert fresh["fit"]["matches"] == stored + added and not fresh["fit"]["refitting"]
+        assert sum(r["matches"] for r in fresh["rows"] if not r["reference"]) > \
+            sum(r["matches"] for r in rows if not r["reference"])
+        assert "newer match" not in client.get("/").text and len(calls) == 2 and cache.fits_made == 2
+
+
+def test_a_failed_refit_raises_in_the_view_and_is_tried_again(tmp_path: Path, templates: dict[int, list[Any]]) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    filled(url, templates, 4, tournaments=1)
+    fail = [True]
+
+    def flaky(store: Store, *scope: Any) -> Any:
+        if fail[0]:
+            raise RuntimeError("the fit failed")
+        return build_fit(store, *scope)
+
+    with Store.open(url) as store:
+        cache = RatingsCache(build=flaky)
+        with pytest.raises(RuntimeError, match="the fit failed"):
+            cache.get(store, None)
+        fail[0] = False
+        assert cache.get(store, None).results == sum(queries.match_counts(store).values())

@@ -143,7 +143,8 @@ def leaderboard_json(store: Store, ratings: RatingsCache, tournament_id: int | N
     """The standings of a scope (each bot's newest version with results, or every version with
     ``all_versions``), the likelihood of superiority between neighbours and the cross-table."""
     tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
-    board = ratings.get(store, tournament_id, players, all_versions).board
+    fit = ratings.get(store, tournament_id, players, all_versions)
+    board = fit.board
     return {
         "tournament": tournament,
         "players": players,
@@ -154,6 +155,7 @@ def leaderboard_json(store: Store, ratings: RatingsCache, tournament_id: int | N
         "bootstrap": {"resamples": board.resamples, "method": board.method},
         "superiority": superiority_json(board),
         "cross_table": cross_table_json(board),
+        "fit": fit.freshness(),
     }
 
 
@@ -228,6 +230,7 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
         "recent_cursor": page.next_cursor,  # of the rest of the scope's matches of this version
         "tournaments": list(overall.tournaments.get(name, ())),
         "versions": versions,  # newest first
+        "fit": fit.freshness(),
     }
 
 
