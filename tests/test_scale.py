@@ -236,7 +236,8 @@ def test_bench_store_runs_at_a_tiny_size(tmp_path: Path, capsys: pytest.CaptureF
     assert int(stored.group(1)) >= 8 and 0 < float(stored.group(2)) < 100
     rows = re.findall(r"│ (/\S*)\s+│\s+(\d+) │", out)
     assert len(rows) >= 15 and all(status == "200" for _, status in rows), rows
-    assert "'/' refits in" in out
+    assert re.search(r"rating fit of all \d+ matches .*: [\d.]+ s", out), out
+    assert re.search(r"'/' answers in [\d,]+ ms, .* the refit took [\d.]+ s", out), out
     assert re.search(r"2 parallel clients, 4 requests over the pages above \(0 not 200\)", out), out
     with Store.open(url) as store:
         assert len(store.list_matches()) == int(stored.group(1)) + len(store.list_matches(

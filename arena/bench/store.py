@@ -364,6 +364,21 @@ class Server:
         except urllib.error.HTTPError as error:
             return error.code, len(error.read())
 
+    def json(self, path: str) -> Any:
+        """The JSON answer to GET ``path``."""
+        with urllib.request.urlopen(self.base + path, timeout=self.timeout) as response:
+            return json.loads(response.read())
+
+    def wait_for_fit(self, path: str = "/api/leaderboard", *, limit_s: float = 3600.0) -> dict[str, Any]:
+        """Ask ``path`` until its rating fit counts every stored match (a refit runs in the
+        server's background); its ``fit`` (matches, age, ``fit_s``: how long the fit took)."""
+        deadline = time.monotonic() + limit_s
+        while True:
+            fit = self.json(path)["fit"]
+            if fit["behind"] == 0 or time.monotonic() > deadline:
+                return dict(fit)
+            time.sleep(0.5)
+
     def rss_mb(self) -> tuple[float, float]:
         """The server's resident memory now and at its peak (VmRSS, VmHWM), MB."""
         assert self.process is not None

@@ -114,7 +114,8 @@ class RatingsCache:
     fit, marked as such (:attr:`Fit.behind`, :attr:`Fit.refitting`: the pages say how old
     it is and how many matches it does not count yet).  A small store refits well within
     ``wait_s``, so its pages are always fresh.  Only the first view of a scope (nothing
-    to show yet) waits for the whole fit.  A refit that fails raises in the views waiting
+    to show yet) waits for the whole fit.  Fits are made one at a time (a fit of a million
+    matches holds its inputs in memory while it runs).  A refit that fails raises in the views waiting
     for it, and the next view tries again.
     """
 
@@ -127,6 +128,7 @@ class RatingsCache:
         self._lock = threading.Lock()
         self._fits: dict[Scope, tuple[Any, Fit]] = {}
         self._refits: dict[Scope, _Refit] = {}
+        self._one_at_a_time = threading.Lock()
         self.fits_made = 0  # how many fits were computed (for tests and the benchmark)
 
     def get(self, store: Store, tournament_id: int | None, players: int | None = None,
@@ -155,8 +157,9 @@ class RatingsCache:
 
     def _refit(self, store: Store, scope: Scope, key: Any, refit: _Refit) -> None:
         try:
-            started = time.time()
-            fit = self._build(store, *scope)
+            with self._one_at_a_time:  # one fit's memory and CPU at a time; the views meanwhile get the old fits
+                started = time.time()
+                fit = self._build(store, *scope)
             fit = dataclasses.replace(fit, results=_counted(key), made_at=started, seconds=time.time() - started)
             with self._lock:
                 self._fits[scope] = (key, fit)
