@@ -8,6 +8,7 @@ The matches are made by the benchmark's own filler: real games played in-process
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import threading
@@ -302,3 +303,36 @@ def test_a_failed_refit_raises_in_the_view_and_is_tried_again(tmp_path: Path, te
             cache.get(store, None)
         fail[0] = False
         assert cache.get(store, None).results == sum(queries.match_counts(store).values())
+
+
+def test_publish_deals_reads_only_the_deal_of_each_match(tmp_path: Path, templates: dict[int, list[Any]],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.bench.store import Filler, ensure_bots
+    from leaderboard.web.publication import Visibility
+
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    with Store.open(url) as store:
+        tid = store.create_tournament("union_pacific", {"publish_deals": True}, 1)
+        filler = Filler(templates, ensure_bots(store, 8), seed=3)
+        def rotated(deal: list[Any]) -> list[Any]:  # every seat rotation of the deal's bots, one a match
+            names = [seat.bot for seat in deal[0].seats]
+            return [dataclasses.replace(r, seats=tuple(dataclasses.replace(seat, bot=names[(seat.seat + k) % len(names)])
+                                                       for seat in r.seats)) for k, r in enumerate(deal)]
+
+        deals = [rotated(filler.deal(f"d{k}", 1_700_000_000.0 + 1000 * k)) for k in range(12)]
+        deals = [d for d in deals if len(d) > 2][:2] + [d for d in deals if len(d) == 2][:1]
+        complete, partial = deals[0], deals[1][:-1]
+        again = [dataclasses.replace(r, match_id=f"{r.match_id}-r1") for r in deals[0]]  # same deal, next round
+        items = [(r, 0) for r in complete + partial] + [(r, 1) for r in again[:1]]
+        store.record_matches((tid, i, rnd, r) for i, (r, rnd) in enumerate(items))
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("read every match of the tournament")
+
+        monkeypatch.setattr(store, "list_matches", refuse)
+        visibility = Visibility(store)
+        shown = {m.id: visibility.published(m) for m in queries.match_page(store, tournament_id=tid).items}
+        assert shown == {**{r.match_id: True for r in complete}, **{r.match_id: False for r in partial},
+                         again[0].match_id: False}
+        store.set_tournament_status(tid, "finished")
+        assert all(Visibility(store).published(m) for m in queries.match_page(store, tournament_id=tid).items)
