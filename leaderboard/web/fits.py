@@ -6,8 +6,9 @@ fit per scope (tournament, table size, which versions) under the scope's
 :func:`leaderboard.queries.results_key`, read from indexes on every request: a match
 or a bot version stored since makes the next view refit, nothing else does.  While
 one request refits a scope, the others asking for it wait for that fit rather than
-making their own; and a view does not wait for a refit longer than :data:`WAIT_S`: it is
-given the previous fit, which says how old it is, while the refit goes on in the background.
+making their own; and a view does not wait for a refit that is slow (the scope's last fit
+took :data:`WAIT_S` or more) or longer than :data:`WAIT_S`: it is given the previous fit,
+which says how old it is, while the refit goes on in the background.
 
 Besides the standings, a fit keeps what the bot pages draw from the whole history,
 bounded: each participant's live Elo after its matches (at most
@@ -109,9 +110,9 @@ class RatingsCache:
     """One :class:`Fit` per scope, valid while the scope's results key is unchanged.
 
     A view whose scope has a fit but a newer key is not made to wait for the refit: the
-    refit starts in a background thread (one per scope at a time) and the view waits for
-    it at most ``wait_s`` seconds; if it is not done by then, the view gets the previous
-    fit, marked as such (:attr:`Fit.behind`, :attr:`Fit.refitting`: the pages say how old
+    refit starts in a background thread (one per scope at a time) and, when the scope's
+    last fit took less than ``wait_s`` seconds, the view waits for it at most that long;
+    otherwise (or if it is not done by then) the view gets the previous fit at once, marked as such (:attr:`Fit.behind`, :attr:`Fit.refitting`: the pages say how old
     it is and how many matches it does not count yet).  A small store refits well within
     ``wait_s``, so its pages are always fresh.  Only the first view of a scope (nothing
     to show yet) waits for the whole fit.  Fits are made one at a time (a fit of a million
@@ -144,7 +145,9 @@ class RatingsCache:
                 refit = self._refits[scope] = _Refit()
                 threading.Thread(target=self._refit, args=(store, scope, key, refit), daemon=True,
                                  name=f"arena-refit-{scope}").start()
-        refit.done.wait(None if cached is None else self.wait_s)
+        # the first fit of a scope is waited for; a refit only if the last fit was quick (a small store's
+        # pages stay fresh), else the previous fit is given at once
+        refit.done.wait(None if cached is None else self.wait_s if cached[1].seconds < self.wait_s else 0)
         with self._lock:
             now = self._fits.get(scope)
         if refit.done.is_set() and refit.error is not None:
