@@ -37,7 +37,7 @@ from leaderboard.store import Store
 CHART_POINTS = 240
 
 #: How long a view waits for the refit of its scope before it is given the previous fit.
-WAIT_S = 2.0
+WAIT_S = 3.0
 
 Scope = tuple[int | None, int | None, bool]
 
