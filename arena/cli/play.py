@@ -123,11 +123,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_record(console: Console, record: MatchRecord) -> None:
-    """The result table of one match: cash, places, faults."""
-    table = Table(title=f"{record.match_id}: {record.players} players, {record.variant} deck, seed {record.seed}, "
-                        f"{record.termination.value}")
-    for column in ("place", "seat", "bot", "cash", "faults"):
-        table.add_column(column, justify="right" if column in ("place", "seat", "cash") else "left")
+    """The result table of one match: scores (the game's own: cash, points), places, faults."""
+    table = Table(title=f"{record.match_id}: {record.game}, {record.players} players, {record.variant}, seed "
+                        f"{record.seed}, {record.termination.value}")
+    for column in ("place", "seat", "bot", "score", "faults"):
+        table.add_column(column, justify="right" if column in ("place", "seat", "score") else "left")
     rows: list[tuple[int, str, str, int, str]] = []
     for s in record.seats:
         reasons = ", ".join(f"{f.reason.value}@{f.decision}" for f in s.faults)
