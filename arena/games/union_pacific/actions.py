@@ -106,7 +106,14 @@ class ActionTable(ActionTexts):
             tuple(tuple(range(self.single_offset[c], self.single_offset[c] + n)) for n in range(max_count[c] + 1))
             for c in range(NUM_SHARE_KINDS)
         )
-        self._pair_combos: dict[tuple[int, ...], tuple[int, ...]] = {}  # by the companies held (at most 2**11)
+        #: pair_combos[owned]: the pair combos of the companies in ``owned`` (a sorted tuple), sorted;
+        #: for all 2**11 sets, each from the set without its first company (a few ms, once per board)
+        self.pair_combos: dict[tuple[int, ...], tuple[int, ...]] = {(): ()}
+        for mask in range(1, 1 << NUM_SHARE_KINDS):
+            owned = tuple(c for c in _SHARE_RANGE if mask >> c & 1)
+            first, rest = owned[0], owned[1:]
+            row = self.pair_index[first]
+            self.pair_combos[owned] = tuple(row[c] for c in rest) + self.pair_combos[rest]
         self._pickers: dict[tuple[int, ...], Callable[[Sequence[int]], Sequence[int]]] = {}
 
     def invest_combos(self, hand: Sequence[int]) -> tuple[int, ...]:
@@ -117,11 +124,7 @@ class ActionTable(ActionTexts):
         singles = self.single_combos
         for c in owned:
             combos += singles[c][hand[c]]
-        pairs = self._pair_combos.get(owned)
-        if pairs is None:
-            pairs = self._pair_combos[owned] = tuple(
-                self.pair_index[c1][c2] for i, c1 in enumerate(owned) for c2 in owned[i + 1:])
-        return combos + pairs
+        return combos + self.pair_combos[owned]
 
     def invest_picker(self, hand: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
         """A function that picks, from ``invest_ids[k]``, the invest ids a hand allows.
