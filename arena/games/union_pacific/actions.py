@@ -95,6 +95,8 @@ class ActionTable(ActionTexts):
         self.city_mask = tuple(sum(1 << sec for sec in secs) for secs in board.city_sections)
         #: section_cities[s]: the two cities of section s, as a bitmask (bit i: city i)
         self.section_cities = tuple(1 << a | 1 << b for a, b in zip(board.section_a, board.section_b))
+        #: section_near[s]: the sections touching either city of section s (s among them), as a bitmask
+        self.section_near = tuple(self.city_mask[a] | self.city_mask[b] for a, b in zip(board.section_a, board.section_b))
         self.num_combos = len(self.combos)
         #: invest_ids[k][combo]: the invest action id of a combo with a discard of kind k
         self.invest_ids = tuple(
