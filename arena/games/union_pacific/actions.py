@@ -75,6 +75,10 @@ class ActionTable(ActionTexts):
         self.draw = self.pass_ + NUM_CARD_KINDS
         self.exchange = self.draw + NUM_COMPANIES + 2
         self.size = self.exchange + 1 + NUM_SHARE_KINDS
+        #: draw_ids[what]: the id of drawing ``what`` (a display company, DRAW_DECK or DRAW_UP)
+        self.draw_ids = tuple(range(self.draw, self.exchange))
+        #: exchange_ids[c]: the id of exchanging a share of c (``exchange`` itself: no exchange)
+        self.exchange_ids = tuple(range(self.exchange + 1, self.size))
         #: allowed[c][s]: may company c use section s's track type?
         self.allowed: tuple[tuple[bool, ...], ...] = tuple(
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
