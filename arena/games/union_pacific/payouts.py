@@ -20,7 +20,7 @@ UP_TABLE: tuple[tuple[int, ...], ...] = (
 def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
     """Pay one company's dividend of value V = trains on the board + 1 (§7.3)."""
     paid = [0] * len(holdings)
-    top = max(holdings, default=0)  # the highest share count
+    top = max(holdings) if holdings else 0  # the highest share count (no keyword: a cheaper call)
     if top <= 0:  # nobody invested
         return paid
     half = value // 2
