@@ -71,6 +71,8 @@ class ActionTable(ActionTexts):
             for c2 in range(c1 + 1, NUM_SHARE_KINDS):
                 self.pair_index[c1][c2] = len(self.combos)
                 self.combos.append(((c1, 1), (c2, 1)))
+        #: combo_shares[combo]: the combo as an event's ``shares`` ({code: count}); copy it, never change it
+        self.combo_shares = tuple({SHARE_CODES[c]: n for c, n in shares} for shares in self.combos)
         self.pass_ = self.invest + NUM_CARD_KINDS * len(self.combos)
         self.draw = self.pass_ + NUM_CARD_KINDS
         self.exchange = self.draw + NUM_COMPANIES + 2

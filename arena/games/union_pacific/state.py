@@ -477,7 +477,7 @@ class UnionPacificState(Network):
             invested[c] += n
             self.hand_share_total -= n
         self._discard(seat, k)
-        self.events.append({"type": "invest", "seat": seat, "shares": {SHARE_CODES[c]: n for c, n in shares},
+        self.events.append({"type": "invest", "seat": seat, "shares": dict(self.table.combo_shares[combo]),
                             "discard": self.board.card_kinds[k]})
         self._end_turn()
 
