@@ -13,7 +13,7 @@ enumerating legal actions never recomputes the board:
   may use, with an empty neutral space, without a train of ``c`` yet.
 * ``builds[k]``: the legal build ids with a card of kind ``k``, sorted (by company,
   then section: the id order); a company with a train left has one option per
-  frontier section (``_add_option``, ``_drop_option``).  ``builds_from_scratch`` is
+  frontier section (``_extend_frontier``, ``_drop_option``).  ``builds_from_scratch`` is
   their definition, which the tests check them against.
 
 The starting board is the same in every game on a board: laid out once
@@ -146,13 +146,6 @@ class Network:
                 if self.supply[c]:
                     self._drop_option(c, s)
 
-    def _add_option(self, c: int, s: int) -> None:
-        """Company ``c`` (with a train left) may now build on ``s``."""
-        t, typed, wild = self.table.build_options[c][s]
-        builds = self.builds
-        insort(builds[t], typed)
-        insort(builds[WILD], wild)
-
     def _drop_option(self, c: int, s: int) -> None:
         """Company ``c`` (which had a train left) may no longer build on ``s``."""
         t, typed, wild = self.table.build_options[c][s]
@@ -164,7 +157,7 @@ class Network:
     def builds_from_scratch(self) -> list[list[int]]:
         """The legal build ids by card kind, recomputed from the board alone.
 
-        The engine keeps them incrementally (``_add_option``, ``_drop_option``); this is their
+        The engine keeps them incrementally (``_extend_frontier``, ``_drop_option``); this is their
         definition, for the tests that check the two always agree.
         """
         out: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]
