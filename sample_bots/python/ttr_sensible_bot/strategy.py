@@ -390,9 +390,9 @@ def _turn(view: View, actions: list[dict[str, Any]]) -> int:
     plan = view.plan
     planned = set(plan.routes)
 
-    # The last turn (or close to it): the claim worth most now.
+    # The final round: cards left in hand are worth nothing, so the claim worth most now.
     if view.final and claims:
-        return max(claims, key=lambda i: _net(view, actions[i], planned))
+        return max(claims, key=lambda i: _claim_value(view, actions[i], planned)[0])
 
     # A planned route, as soon as it can be paid: the longest first, the cheapest payment.
     plan_claims = [i for i in claims if board.route_index[actions[i]["route"]] in planned]
