@@ -11,6 +11,7 @@ from rich.table import Table
 
 from arena.bench.engine import bench_engine
 from arena.cli.errors import UserError
+from arena.cli.gameopt import add_game_option, chosen_games
 from arena.games import get_game
 
 
@@ -19,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     bsub = p.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
     e = bsub.add_parser("engine", help="random games per second at each table size",
                         description="Random games with the legal actions enumerated at every decision, "
-                                    "for each table size 2-6, on one core (process CPU time).")
+                                    "for each table size of the game (--game; 'all': every game, one table each), "
+                                    "on one core (process CPU time).")
+    add_game_option(e, allow_all=True)
     e.add_argument("--games", type=int, default=300, help="games per table size (default 300)")
     e.add_argument("--seed", type=int, default=0)
     e.set_defaults(func=run_engine)
@@ -117,17 +120,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_engine(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError("--games must be at least 1")
-    game = get_game("union_pacific")
     console = make_console()
-    table = Table(title=f"engine: {args.games} random games per table size, legal actions at every decision")
-    for col in ("players", "median ms/game", "games/s", "decisions/s", "decisions/game"):
-        table.add_column(col, justify="right")
-    with console.status("playing..."):
-        for players in range(2, 7):
-            f = bench_engine(game, players, args.games, args.seed)
-            table.add_row(str(players), f"{f.median_ms:.2f}", f"{f.games_per_s:.0f}", f"{f.decisions_per_s:,.0f}",
-                          f"{f.decisions_per_game:.0f}")
-    console.print(table)
+    for name in chosen_games(args):
+        game = get_game(name)
+        table = Table(title=f"engine, {game.spec.title}: {args.games} random games per table size, legal actions "
+                            "at every decision")
+        for col in ("players", "median ms/game", "games/s", "decisions/s", "decisions/game"):
+            table.add_column(col, justify="right")
+        with console.status(f"playing {name}..."):
+            for players in game.spec.seat_counts:
+                f = bench_engine(game, players, args.games, args.seed)
+                table.add_row(str(players), f"{f.median_ms:.2f}", f"{f.games_per_s:.0f}", f"{f.decisions_per_s:,.0f}",
+                              f"{f.decisions_per_game:.0f}")
+        console.print(table)
     return 0
 
 
