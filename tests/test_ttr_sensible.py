@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena.games.ticket_to_ride_pennsylvania import default_game
+from arena.host.check import check_bot
+from arena.host.clock import Clocks
 from arena.host.codec import LegalAction
 from arena.protocol import REPO_ROOT
 
@@ -189,3 +192,45 @@ def test_draws_tickets_only_when_its_tickets_are_done() -> None:
         owners[r] = 0
     done = dict(observation, routes=owners)
     assert actions[strategy.choose(done, _legal(*actions), BOARD)]["kind"] == "draw_tickets"
+
+
+# ------------------------------------------------------------------ the bot process
+
+
+def test_the_bot_process_passes_the_check_and_wins_against_random_bots(tmp_path: Path) -> None:
+    """``arena bot check --game ticket_to_ride_pennsylvania``: the real process (sandboxed as in a
+    tournament) answers every decision of a 2, 4 and 5 player match within the clocks, with no fault,
+    against Arena's random opponent processes; it finishes first in at least two of the three."""
+    steps = []
+    report = check_bot(str(BOT_DIR / "bot.toml"), log_dir=tmp_path, game=GAME.name, seed=11,
+                       clocks=Clocks(decision_ms=1000, bank_ms=10_000), progress=steps.append)
+    assert report.passed, report.failed
+    assert report.describe is not None and report.describe["games"] == [GAME.name]
+    matches = [s for s in report.steps if s.name.startswith("match ")]
+    assert len(matches) == 3
+    assert sum("place 1" in s.detail for s in matches) >= 2, [s.detail for s in matches]
+
+
+def test_the_wire_view_equals_the_engine_view() -> None:
+    """What the bot process receives (the protocol codec's round trip of the observation, the
+    legal actions and the board) is what the in-process bench gives the strategy: same choices."""
+    from arena.host import codec
+
+    wire_board = strategy.BoardMap(codec.board_from_proto(codec.board_to_proto(GAME.board.data, game=GAME.name)))
+    assert wire_board.__dict__ == BOARD.__dict__
+    state = GAME.new_state(3, 77)
+    decisions = 0
+    while not state.is_terminal():
+        for seat in state.current_seats():
+            actions = state.legal_actions(seat)
+            observation = state.observation(seat)
+            wire_observation = codec.observation_from_proto(codec.observation_to_proto(observation))
+            wire_legal = [codec.action_from_proto(m) for m in codec.legal_actions_to_proto(state, actions, game=GAME.name)]
+            legal = bench.legal_view(state, seat, actions)
+            assert wire_observation == observation
+            assert [(a.index, a.text, a.action) for a in wire_legal] == [(a.index, a.text, a.action) for a in legal]
+            index = strategy.choose(wire_observation, wire_legal, wire_board)
+            assert index == strategy.choose(observation, legal, BOARD)
+            state.apply_action(seat, actions[index])
+            decisions += 1
+    assert decisions > 100
