@@ -27,7 +27,7 @@ from arena.host.match import MatchCancelled, run_match
 from arena.host.process import BotPool
 from arena.host.sandbox import IsolationPolicy, SandboxUnavailable, require_sandbox
 from arena.matchids import new_match_id
-from arena.records import MatchRecord
+from arena.records import MatchRecord, is_reference_participant
 from arena.registry import spec_for
 from arena.scheduler.executor import AlreadyStored, ExecutionSummary, Outcome, execute
 from arena.scheduler.pairings import Pairing
@@ -35,7 +35,7 @@ from arena.scheduler.sprt_deals import Deal, SprtEntrants, deal, deal_scores
 from arena.stats.sprt import Decision, SequentialTest, SprtParameters, SprtState
 from arena.tournaments import GAME, TournamentConfig, new_tournament_key, spares_per_bot
 from leaderboard.errors import AlreadyRecorded
-from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus, participant_name, split_participant
+from leaderboard.rows import TournamentStatus, participant_name, split_participant
 from leaderboard.store import Store
 
 FORMAT = "sprt"
@@ -241,11 +241,8 @@ class SprtProgress:
 
 def places_of(record: MatchRecord) -> dict[str, int]:
     """A match's finishing order: bot name -> place (the seats name versions, ``NAME@N``: one
-    version of each bot plays an SPRT), and the imaginary shareholder's place if any."""
-    places = {_bot_name(s.bot): s.place for s in record.seats}
-    if record.imaginary is not None:
-        places[IMAGINARY_PARTICIPANT] = int(record.imaginary["place"])
-    return places
+    version of each bot plays an SPRT), and the game's reference participants' places (``(NAME)``)."""
+    return {_bot_name(who): place for who, place in record.rated_places.items()}
 
 
 def stored_places(store: Store, tournament_id: int) -> dict[int, dict[str, int]]:
@@ -255,7 +252,7 @@ def stored_places(store: Store, tournament_id: int) -> dict[int, dict[str, int]]
 
 
 def _bot_name(participant: str) -> str:
-    parts = None if participant == IMAGINARY_PARTICIPANT else split_participant(participant)
+    parts = None if is_reference_participant(participant) else split_participant(participant)
     return participant if parts is None else parts[0]
 
 

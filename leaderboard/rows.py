@@ -13,12 +13,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from arena.records import Fault, MatchTermination
+from arena.records import Fault, MatchTermination, ReferenceResult
 
-#: The participant name of the two-player game's imaginary third shareholder in
-#: ratings and rated matches (the same string as ``leaderboard.ratings.REFERENCE``).
-#: No bot may be registered under this name.
-IMAGINARY_PARTICIPANT = "(imaginary shareholder)"
+__all__ = ["ReferenceResult"]  # a match's reference participant, as MatchRow.references holds it
 
 #: Separates a bot's name from its version number in a participant's name: ``greedy@2``.
 VERSION_SEPARATOR = "@"
@@ -107,12 +104,11 @@ class TournamentRow:
 class SeatRow:
     seat: int
     bot: str  # the version that played: NAME@NUMBER
-    cash: int
+    score: int  # the game's score (its spec's score_name and score_unit)
     place: int
     forfeited: bool
     faults: tuple[Fault, ...]
     fault_count: int
-    behind_imaginary: bool | None  # two-player game only: the imaginary finished ahead
     name: str = ""  # the bot's name (bot without @NUMBER)
     version: int = 0  # the version number
 
@@ -131,16 +127,21 @@ class MatchRow:
     termination: MatchTermination
     started_at: datetime
     duration_s: float
-    imaginary_cash: int | None
-    imaginary_place: int | None
     seats: tuple[SeatRow, ...]  # in seat order
     extra: dict[str, Any]
     replay: dict[str, Any] | None  # None in list_matches results (get_match loads it)
+    #: The game's reference participants at this table (GameSpec.reference), by name.
+    references: tuple[ReferenceResult, ...] = ()
 
     @property
     def places(self) -> dict[str, int]:
-        """Participant (``NAME@NUMBER``) -> place (the imaginary shareholder not included)."""
+        """Bot version (``NAME@NUMBER``) -> place (the reference participants not included)."""
         return {s.bot: s.place for s in self.seats}
+
+    @property
+    def rated_places(self) -> dict[str, int]:
+        """Every participant -> place: bot versions and reference participants as ``(NAME)``."""
+        return {**self.places, **{r.participant: r.place for r in self.references}}
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ class BotStats:
     matches: int
     wins: int  # matches finished in place 1 (a shared first place counts)
     mean_place: float
-    mean_cash: float
+    mean_score: float  # the game's score (its spec's score_name)
     forfeits: int
     faults: int  # total faults over all its matches
     name: str = ""  # the bot's name
@@ -160,7 +161,7 @@ class BotStats:
 class RatingEntry:
     """A participant's rating in one scope (a tournament, or overall)."""
 
-    participant: str  # a bot version (NAME@NUMBER) or IMAGINARY_PARTICIPANT
+    participant: str  # a bot version (NAME@NUMBER) or a reference participant, (NAME)
     elo: float  # the batch fit
     ci_low: float | None  # confidence interval of elo; None when it cannot be given
     ci_high: float | None

@@ -416,7 +416,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             if m:
                 entry.update(worker=worker, isolation=isolation)
                 entry.update(match_id=m.id, termination=m.termination.value,
-                             places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
+                             places=m.rated_places, scores={s.bot: s.score for s in m.seats})
             matches.append(entry)
         standings = compute_standings(store, args.id, save=False, all_versions=True) if stored else []
     if args.json:
