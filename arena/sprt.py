@@ -34,9 +34,7 @@ from arena.scheduler.pairings import Pairing
 from arena.scheduler.sprt_deals import Deal, SprtEntrants, deal, deal_scores
 from arena.stats.sprt import Decision, SequentialTest, SprtParameters, SprtState
 from arena.tournaments import GAME, TournamentConfig, new_tournament_key, spares_per_bot
-from leaderboard.errors import AlreadyRecorded
-from leaderboard.rows import TournamentStatus, participant_name, split_participant
-from leaderboard.store import Store
+from arena.sinks import AlreadyRecorded, ResultStore, TournamentStatus, participant_name, split_participant
 
 FORMAT = "sprt"
 
@@ -126,8 +124,8 @@ class SprtConfig:
             raise UserError(f"the stored SPRT configuration is unusable ({exc!r})") from None
 
 
-def create_sprt(store: Store, config: SprtConfig, seed: int | None = None) -> int:
-    """Store a new SPRT; its secret key is ``seed`` or a fresh random one (as for tournaments,
+def create_sprt(store: ResultStore, config: SprtConfig, seed: int | None = None) -> int:
+    """ResultStore a new SPRT; its secret key is ``seed`` or a fresh random one (as for tournaments,
     an explicit seed makes every deal predictable: local runs only)."""
     if seed is None:
         seed = new_tournament_key()
@@ -245,7 +243,7 @@ def places_of(record: MatchRecord) -> dict[str, int]:
     return {_bot_name(who): place for who, place in record.rated_places.items()}
 
 
-def stored_places(store: Store, tournament_id: int) -> dict[int, dict[str, int]]:
+def stored_places(store: ResultStore, tournament_id: int) -> dict[int, dict[str, int]]:
     """Schedule index -> finishing order (bot name -> place) of every stored match of the tournament."""
     return {m.order[1]: {_bot_name(who): place for who, place in m.places.items()}
             for m in store.rated_matches(tournament_id)}
@@ -256,7 +254,7 @@ def _bot_name(participant: str) -> str:
     return participant if parts is None else parts[0]
 
 
-def load_progress(store: Store, tournament_id: int) -> tuple[SprtConfig, SprtProgress]:
+def load_progress(store: ResultStore, tournament_id: int) -> tuple[SprtConfig, SprtProgress]:
     row = store.get_tournament(tournament_id)
     if not is_sprt(row.config):
         raise UserError(f"tournament {tournament_id} is not an SPRT")
@@ -275,7 +273,7 @@ class SprtSummary:
         return self.report.finished and not self.failed
 
 
-def _check_frozen(store: Store, config: SprtConfig) -> dict[str, Any]:
+def _check_frozen(store: ResultStore, config: SprtConfig) -> dict[str, Any]:
     rows = {}
     for name in config.bots:
         if name in config.versions:  # the version the test started with (its files are checked by spec_for)
@@ -291,7 +289,7 @@ def _check_frozen(store: Store, config: SprtConfig) -> dict[str, Any]:
 
 
 def run_sprt(
-    store: Store,
+    store: ResultStore,
     tournament_id: int,
     *,
     concurrency: int | None = None,

@@ -25,9 +25,7 @@ from arena.records import MatchRecord
 from arena.registry import AlreadyRegistered, changed_since_registration, register_bot
 from arena.scheduler.executor import ExecutionSummary, Outcome
 from arena.scheduler.pairings import Pairing, generate_schedule
-from leaderboard.errors import UnknownBotError
-from leaderboard.rows import BotRow, participant_name
-from leaderboard.store import Store
+from arena.sinks import DEFAULT_LEASE_S, BotRow, ResultStore, UnknownBotError, WorkerId, participant_name
 
 GAME = "union_pacific"
 
@@ -93,7 +91,7 @@ class TournamentConfig:
                            max_faults=self.max_faults)
 
 
-def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
+def resolve_bots(store: ResultStore, entries: Sequence[str], *, log_dir: Path,
                  on_register: Callable[[str], None] | None = None,
                  policy: IsolationPolicy | None = None) -> list[BotRow]:
     """The version of each entry that plays: a registered name is its current version
@@ -137,8 +135,8 @@ def new_tournament_key() -> int:
     return secrets.randbits(63)
 
 
-def create_tournament(store: Store, config: TournamentConfig, seed: int | None = None) -> int:
-    """Store a new tournament and its schedule (every match planned); its key (the seed all deck seeds derive from) is ``seed``,
+def create_tournament(store: ResultStore, config: TournamentConfig, seed: int | None = None) -> int:
+    """ResultStore a new tournament and its schedule (every match planned); its key (the seed all deck seeds derive from) is ``seed``,
     or a fresh secret one when None.  An explicit seed makes every deal predictable to
     anyone who knows it: for local runs only."""
     if seed is None:
@@ -153,7 +151,7 @@ def create_tournament(store: Store, config: TournamentConfig, seed: int | None =
     return tournament_id
 
 
-def pending(store: Store, tournament_id: int) -> tuple[TournamentConfig, list[Pairing], list[Pairing]]:
+def pending(store: ResultStore, tournament_id: int) -> tuple[TournamentConfig, list[Pairing], list[Pairing]]:
     """The configuration, the whole schedule and what is left of it."""
     row = store.get_tournament(tournament_id)
     config = TournamentConfig.from_json(row.config)
@@ -181,15 +179,13 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
-def plan_tournament(store: Store, tournament_id: int) -> int:
-    """Store the tournament's schedule as queue rows (those missing; idempotent); returns how
+def plan_tournament(store: ResultStore, tournament_id: int) -> int:
+    """ResultStore the tournament's schedule as queue rows (those missing; idempotent); returns how
     many were added.  A tournament stored before the queue existed is planned here, its
     stored matches counted as done."""
-    from leaderboard.queue import MatchQueue
-
     row = store.get_tournament(tournament_id)
     schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
-    queue = MatchQueue(store)
+    queue = store.queue()
     return queue.plan(tournament_id, [(p.index, p.round, p.table_size) for p in schedule])
 
 
@@ -204,7 +200,7 @@ def seats_to_play(todo: list[Pairing], specs: dict[str, BotSpec]) -> dict[str, i
 
 
 def run_tournament(
-    store: Store,
+    store: ResultStore,
     tournament_id: int,
     *,
     concurrency: int | None = None,
@@ -240,11 +236,10 @@ def run_tournament(
     claims are released, and :class:`Stopped` is raised.
     """
     from arena.worker import Worker, WorkerOptions
-    from leaderboard.queue import DEFAULT_LEASE_S, MatchQueue, WorkerId
 
     config = TournamentConfig.from_json(store.get_tournament(tournament_id).config)
     plan_tournament(store, tournament_id)
-    queue = MatchQueue(store)
+    queue = store.queue()
     queue.retry_failed(tournament_id)
     if on_notice is not None:
         for name in config.bots:

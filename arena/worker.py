@@ -2,7 +2,7 @@
 
 ``arena worker`` runs one on any machine that reaches the database; ``arena tournament
 run`` and ``resume`` run one locally.  ``concurrency`` slots each loop: claim the next
-match with a lease (:class:`leaderboard.queue.MatchQueue`), play it on this machine's
+match with a lease (the store's queue, :class:`arena.sinks.MatchQueueSink`), play it on this machine's
 bot processes while a task renews the lease, record the result and replay in one
 transaction that checks the lease is still this worker's, claim the next.
 
@@ -43,9 +43,7 @@ from arena.records import MatchRecord
 from arena.registry import spec_for
 from arena.scheduler.executor import Outcome
 from arena.scheduler.pairings import Pairing
-from leaderboard.queue import DEFAULT_LEASE_S, Lease, MatchQueue, RecordOutcome, WorkerId, is_unavailable
-from leaderboard.rows import BotRow
-from leaderboard.store import Store
+from arena.sinks import DEFAULT_LEASE_S, BotRow, Lease, RecordOutcome, ResultStore, WorkerId
 
 GAME = "union_pacific"
 
@@ -123,7 +121,7 @@ def local_spec(row: BotRow, bot_files: Path | None) -> BotSpec:
 
 
 class Worker:
-    def __init__(self, store: Store, worker_id: WorkerId, options: WorkerOptions, *,
+    def __init__(self, store: ResultStore, worker_id: WorkerId, options: WorkerOptions, *,
                  cancel: threading.Event | None = None,
                  on_done: Callable[[Outcome[MatchRecord]], None] | None = None,
                  on_notice: Callable[[str], None] | None = None,
@@ -131,7 +129,7 @@ class Worker:
         self.store = store
         self.id = worker_id
         self.options = options
-        self.queue = MatchQueue(store, worker_id, lease_s=options.lease_s)
+        self.queue = store.queue(worker_id, lease_s=options.lease_s)
         self.cancel = cancel if cancel is not None else threading.Event()
         self.on_done = on_done
         self.on_notice = on_notice or (lambda text: None)
@@ -150,7 +148,7 @@ class Worker:
             try:
                 return call()
             except Exception as exc:  # noqa: BLE001 - only an unreachable database is retried
-                if not is_unavailable(exc):
+                if not self.queue.is_unavailable(exc):
                     raise
                 limit = self.options.db_wait_s if patient else 5.0
                 if limit is not None and waited >= limit:

@@ -14,90 +14,27 @@ from pathlib import Path
 from typing import Any
 
 from arena.records import Fault, MatchTermination, ReferenceResult
+from arena.sinks import (
+    VERSION_SEPARATOR,
+    BotRow,
+    TournamentRow,
+    TournamentStatus,
+    participant_name,
+    split_participant,
+)
 
-__all__ = ["ReferenceResult"]  # a match's reference participant, as MatchRow.references holds it
-
-#: Separates a bot's name from its version number in a participant's name: ``greedy@2``.
-VERSION_SEPARATOR = "@"
-
-_PARTICIPANT = re.compile(r"^(?P<name>.+)@(?P<number>[1-9][0-9]{0,8})$", re.DOTALL)
-
-
-def participant_name(name: str, number: int) -> str:
-    """What a bot version is called in ratings, leaderboards, replays: ``NAME@NUMBER``."""
-    return f"{name}{VERSION_SEPARATOR}{number}"
-
-
-def split_participant(text: str) -> tuple[str, int] | None:
-    """``("greedy", 2)`` for ``"greedy@2"``; None when ``text`` does not end in ``@NUMBER``."""
-    match = _PARTICIPANT.match(text)
-    return None if match is None else (match.group("name"), int(match.group("number")))
-
+#: Defined in arena.sinks (the interface the tournament runner writes through), kept here for the store's readers.
+__all__ = ["VERSION_SEPARATOR", "BotRow", "ReferenceResult", "TournamentRow", "TournamentStatus", "participant_name",
+           "split_participant"]
 
 #: Said instead of a tournament's seed, its deck seeds and its replays while it runs.
 SECRET_UNTIL_FINISHED = "secret until the tournament is finished"
-
-
-class TournamentStatus(enum.StrEnum):
-    CREATED = "created"
-    RUNNING = "running"
-    INTERRUPTED = "interrupted"
-    FINISHED = "finished"
 
 
 class MatchStatus(enum.StrEnum):
     """A stored match is a finished result; other states may come later."""
 
     FINISHED = "finished"
-
-
-@dataclass(frozen=True)
-class BotRow:
-    """One version of a bot (the store hands out the current one unless asked otherwise)."""
-
-    id: int  # the bot's id (the same for all its versions)
-    name: str
-    number: int  # the version number: 1, 2, 3...
-    version: str  # what the manifest (or Describe) calls it
-    author: str
-    language: str
-    manifest_path: Path | None  # exactly one of manifest_path and address is set
-    address: str | None
-    files_sha256: str  # of the version's files; for an address bot, of the address and version
-    added_at: datetime  # when this version was added
-    removed_at: datetime | None  # the bot's removal; a removed bot keeps its matches and ratings
-    version_id: int
-    current: bool  # whether it is the bot's newest version
-    #: The host's frozen copy of the checked files (the manifest is inside); None for a bot
-    #: at an address and for versions added before Arena kept copies.
-    files_dir: Path | None = None
-    source_path: Path | None = None  # the manifest the files were copied from
-
-    @property
-    def removed(self) -> bool:
-        return self.removed_at is not None
-
-    @property
-    def participant(self) -> str:
-        """``NAME@NUMBER``: how ratings, leaderboards and replays name this version."""
-        return participant_name(self.name, self.number)
-
-
-@dataclass(frozen=True)
-class TournamentRow:
-    id: int
-    game: str
-    config: dict[str, Any]
-    seed: int
-    status: TournamentStatus
-    created_at: datetime
-    updated_at: datetime
-
-    @property
-    def finished(self) -> bool:
-        """Whether the whole schedule is stored: only then are the seed (the key every
-        deck seed derives from), the deck seeds and the replays public."""
-        return self.status is TournamentStatus.FINISHED
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from leaderboard.database import DEFAULT_DB_PATH, create_db_engine, resolve_db_u
 from leaderboard.errors import StoreError, UnknownBotError, UnknownMatchError
 from leaderboard.migrate import upgrade
 from arena.records import reference_participant
+from arena.sinks import DEFAULT_LEASE_S, WorkerId
 from leaderboard.models import Bot, BotVersion, Match, MatchReference, Seat, Tournament
 from leaderboard.rows import (
     BotStats,
@@ -69,6 +70,7 @@ from leaderboard.store_core import (
 
 if TYPE_CHECKING:
     from leaderboard.finishing_orders import RatedMatch
+    from leaderboard.queue import MatchQueue
 
 
 __all__ = ["DEFAULT_DB_PATH", "Store", "resolve_db_url"]
@@ -128,6 +130,12 @@ class Store(BotRegistry, RatingStore):
     ) -> None:
         self.close()
 
+
+    def queue(self, worker: WorkerId | None = None, *, lease_s: float = DEFAULT_LEASE_S) -> MatchQueue:
+        """The match queue of this store (:class:`leaderboard.queue.MatchQueue`), as ``worker``."""
+        from leaderboard.queue import MatchQueue
+
+        return MatchQueue(self, worker, lease_s=lease_s)
 
     # -- tournaments ------------------------------------------------------------
 

@@ -304,7 +304,7 @@ def test_matches_json_filters(client: TestClient, data: Data) -> None:
     assert summary["termination"] == "forfeit"
     assert [(s["bot"], s["score"], s["place"], s["forfeited"]) for s in summary["seats"]] == [
         (s.bot, s.score, s.place, s.forfeited) for s in record.seats]
-    assert summary["score_name"] == "cash" and summary["score_unit"] == "$"
+    assert summary["score_name"] == "cash" and summary["score_unit"] == "dollars"
     assert client.get("/api/matches", params={"limit": "x"}).status_code == 400
 
 
