@@ -33,7 +33,8 @@ from arena.scheduler.executor import AlreadyStored, ExecutionSummary, Outcome, e
 from arena.scheduler.pairings import Pairing
 from arena.scheduler.sprt_deals import Deal, SprtEntrants, deal, deal_scores
 from arena.stats.sprt import Decision, SequentialTest, SprtParameters, SprtState
-from arena.tournaments import GAME, TournamentConfig, new_tournament_key, spares_per_bot
+from arena.games import DEFAULT_GAME
+from arena.tournaments import TournamentConfig, new_tournament_key, spares_per_bot
 from arena.sinks import AlreadyRecorded, ResultStore, TournamentStatus, participant_name, split_participant
 
 FORMAT = "sprt"
@@ -125,13 +126,13 @@ class SprtConfig:
 
 
 def create_sprt(store: ResultStore, config: SprtConfig, seed: int | None = None) -> int:
-    """ResultStore a new SPRT; its secret key is ``seed`` or a fresh random one (as for tournaments,
+    """Store a new SPRT; its secret key is ``seed`` or a fresh random one (as for tournaments,
     an explicit seed makes every deal predictable: local runs only)."""
     if seed is None:
         seed = new_tournament_key()
     elif not -(2**63) <= seed < 2**63:
         raise UserError(f"--seed must fit in a signed 64-bit integer, got {seed}")
-    return store.create_tournament(GAME, config.to_json(), seed)
+    return store.create_tournament(DEFAULT_GAME, config.to_json(), seed)  # SPRTs play Union Pacific only, for now
 
 
 @dataclass(frozen=True)
@@ -331,7 +332,7 @@ def run_sprt(
         # NEW and OLD sit at every table: as many spares as a gauntlet's candidate
         spares = spares_per_bot(TournamentConfig(bots=shared.bots, table_sizes=shared.table_sizes,
                                                  gauntlet=config.candidate), workers, policy)
-        with BotPool(log_dir=log_dir, policy=policy, game=GAME, spares=spares) as pool:
+        with BotPool(log_dir=log_dir, policy=policy, game=DEFAULT_GAME, spares=spares) as pool:
             pool.prepare(list({id(s): s for s in specs.values()}.values()))
 
             def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:

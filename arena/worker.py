@@ -34,6 +34,7 @@ from typing import Any
 import trio
 
 from arena.errors import UserError
+from arena.games import DEFAULT_GAME, get_game
 from arena.host.match import MatchCancelled, MatchConfig, run_match
 from arena.host.manifest import BotSpec
 from arena.host.process import BotPool, BotStartError
@@ -44,8 +45,6 @@ from arena.registry import spec_for
 from arena.scheduler.executor import Outcome
 from arena.scheduler.pairings import Pairing
 from arena.sinks import DEFAULT_LEASE_S, BotRow, Lease, RecordOutcome, ResultStore, WorkerId
-
-GAME = "union_pacific"
 
 
 @dataclass(frozen=True)
@@ -92,6 +91,7 @@ class _Tournament:
     match_config: MatchConfig
     policy: IsolationPolicy
     pool: BotPool
+    game: str = DEFAULT_GAME  # its name (the registry builds the game)
 
 
 def relocate(row: BotRow, bot_files: Path | None) -> BotRow:
@@ -166,13 +166,13 @@ class Worker:
     # -- tournaments ------------------------------------------------------------------
 
     def _load(self, tournament_id: int) -> _Tournament:
-        from arena.tournaments import TournamentConfig, schedule_of, seats_to_play, spares_per_bot
+        from arena.tournaments import config_of, schedule_of, seats_to_play, spares_per_bot
 
         with self._loading:
             if tournament_id in self._tournaments:
                 return self._tournaments[tournament_id]
             row = self._db(lambda: self.store.get_tournament(tournament_id))
-            config = TournamentConfig.from_json(row.config)
+            config = config_of(row)
             schedule = schedule_of(config, row.seed)
             rows = {name: self._db(lambda n=name: self.store.get_bot(config.participant(n))) for name in config.bots}
             specs = {name: local_spec(r, self.options.bot_files) for name, r in rows.items()}
@@ -187,7 +187,7 @@ class Worker:
                 if self.on_bot_failure is not None:
                     self.on_bot_failure(spec.label, str(exc), pool.log_path(spec))
 
-            pool = BotPool(log_dir=self.options.log_dir, policy=policy, game=GAME,
+            pool = BotPool(log_dir=self.options.log_dir, policy=policy, game=config.game,
                            spares=spares_per_bot(config, self.options.concurrency, policy),
                            on_start_failure=failed_to_start)
             pool.__enter__()
@@ -200,7 +200,7 @@ class Worker:
                 raise
             loaded = _Tournament(tournament_id, {p.index: p for p in schedule}, specs,
                                  {name: r.participant for name, r in rows.items()}, config.match_config(),
-                                 policy, pool)
+                                 policy, pool, config.game)
             self._tournaments[tournament_id] = loaded
             return loaded
 
@@ -342,7 +342,7 @@ class Worker:
         return run_match(loaded.pool, [loaded.specs[name] for name in pairing.seats], seed=pairing.seed,
                          variant=pairing.variant, match_id=new_match_id(),
                          names=[loaded.names[name] for name in pairing.seats], config=loaded.match_config,
-                         cancel=self.cancel)
+                         cancel=self.cancel, game=get_game(loaded.game))
 
     async def _renew(self, current: list[Lease]) -> None:
         """Renew the lease every third of its length while the match plays; a lost lease is

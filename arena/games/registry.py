@@ -24,6 +24,9 @@ GAME_PACKAGES = (
     "arena.games.ticket_to_ride_pennsylvania",
 )
 
+#: The game a command plays when it is given no ``--game``: Arena's first game.
+DEFAULT_GAME = "union_pacific"
+
 _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 

@@ -64,7 +64,7 @@ def tournament_json(store: Store, row: TournamentRow, stored: int | None = None)
         "created_at": row.created_at.isoformat(),
         "updated_at": row.updated_at.isoformat(),
         "matches_stored": queries.match_count(store, row.id) if stored is None else stored,
-        "matches_total": schedule_total(row.config),
+        "matches_total": schedule_total(row.config, row.game),
     }
 
 
