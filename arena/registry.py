@@ -30,9 +30,7 @@ from arena.errors import UserError
 from arena.host.check import CheckReport, CheckStep, check_bot
 from arena.host.manifest import BotSpec, ManifestError, load_manifest, parse_bot_spec
 from arena.host.sandbox import IsolationPolicy
-from leaderboard.errors import UnknownBotError, VersionExists
-from leaderboard.rows import BotRow
-from leaderboard.store import Store
+from arena.sinks import BotRow, ResultStore, UnknownBotError, VersionExists
 
 __all__ = ["AlreadyRegistered", "changed_since_registration", "files_dir_of", "parse_spec", "register_bot",
            "spec_for"]
@@ -58,7 +56,7 @@ def parse_spec(text: str) -> BotSpec:
         raise UserError(str(exc)) from None
 
 
-def files_dir_of(store: Store) -> Path:
+def files_dir_of(store: ResultStore) -> Path:
     """Where this store's frozen copies go (see :func:`arena.botfiles.default_files_dir`)."""
     return default_files_dir(store.sqlite_path)
 
@@ -112,7 +110,7 @@ def changed_since_registration(row: BotRow) -> bool:
         return True
 
 
-def _current(store: Store, name: str) -> BotRow | None:
+def _current(store: ResultStore, name: str) -> BotRow | None:
     if "@" in name:
         return None  # refused by the store, with the reason, when it is added
     try:
@@ -128,7 +126,7 @@ def _already(row: BotRow) -> AlreadyRegistered:
 
 
 def register_bot(
-    store: Store,
+    store: ResultStore,
     text: str,
     *,
     log_dir: Path,
@@ -190,7 +188,7 @@ def register_bot(
     return row, report
 
 
-def _register_address(store: Store, spec: BotSpec, *, log_dir: Path, check: bool,
+def _register_address(store: ResultStore, spec: BotSpec, *, log_dir: Path, check: bool,
                       progress: Callable[[CheckStep], None] | None, policy: IsolationPolicy,
                       on_check: Callable[[], None] | None) -> tuple[BotRow, CheckReport | None]:
     """A bot at an address: its Describe reply names it; a new address or version is a new version.

@@ -85,5 +85,6 @@ def test_sample_bot_plays_every_seat_of_a_match_without_a_fault(manifest: Path, 
     assert record.termination in (MatchTermination.NORMAL, MatchTermination.STALEMATE)
     assert [s.faults for s in record.seats] == [()] * players
     assert not any(s.forfeited for s in record.seats)
-    assert record.replay["result"]["cash"] == {**{str(s.seat): s.cash for s in record.seats},
-                                               **({"imaginary": record.imaginary["cash"]} if players == 2 else {})}
+    assert record.replay["result"]["cash"] == {**{str(s.seat): s.score for s in record.seats},
+                                               **{r.name: r.score for r in record.references}}
+    assert [r.name for r in record.references] == (["imaginary"] if players == 2 else [])

@@ -15,7 +15,7 @@ from arena.cli.console import make_console
 from arena.cli.errors import UserError
 from arena.cli.gameopt import add_game_option, check_variant
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
-from arena.games import get_game
+from arena.games import game_spec, get_game
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, ManifestError, is_address, parse_bot_spec
 from arena.host.match import MatchConfig, run_match
@@ -124,22 +124,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_record(console: Console, record: MatchRecord) -> None:
-    """The result table of one match: cash, places, faults."""
+    """The result table of one match: scores (the game's score_name: cash, points), places, faults."""
+    spec = game_spec(record.game)
     table = Table(title=f"{record.match_id}: {record.players} players, {record.variant} deck, seed {record.seed}, "
                         f"{record.termination.value}")
-    for column in ("place", "seat", "bot", "cash", "faults"):
-        table.add_column(column, justify="right" if column in ("place", "seat", "cash") else "left")
+    for column in ("place", "seat", "bot", spec.score_name, "faults"):
+        table.add_column(column, justify="right" if column in ("place", "seat", spec.score_name) else "left")
     rows: list[tuple[int, str, str, int, str]] = []
     for s in record.seats:
         reasons = ", ".join(f"{f.reason.value}@{f.decision}" for f in s.faults)
         faults = f"{len(s.faults)}: {reasons}" if s.faults else "0"
         if s.forfeited:
             faults += " [bold red]FORFEIT[/bold red]"
-        rows.append((s.place, str(s.seat), escape(s.bot), s.cash, faults))
-    if record.imaginary is not None:
-        rows.append((record.imaginary["place"], "-", "(imaginary shareholder)", record.imaginary["cash"], ""))
-    for place, seat, bot, cash, faults in sorted(rows, key=lambda r: (r[0], r[1])):
-        table.add_row(str(place), seat, bot, str(cash), faults)
+        rows.append((s.place, str(s.seat), escape(s.bot), s.score, faults))
+    for r in record.references:
+        rows.append((r.place, "-", f"{r.participant} reference", r.score, ""))
+    for place, seat, bot, score, faults in sorted(rows, key=lambda r: (r[0], r[1])):
+        table.add_row(str(place), seat, bot, str(score), faults)
     console.print(table)
     faults = [f for s in record.seats for f in s.faults]
     for fault in faults:

@@ -281,7 +281,7 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
             entry: dict[str, Any] = {"schedule_index": m.schedule_index, "deal": m.round, "table_size": m.table_size,
                                      "seats": [s.bot for s in m.seats], "status": "finished", "match_id": m.id,
                                      "termination": m.termination.value, "places": {s.bot: s.place for s in m.seats},
-                                     "cash": {s.bot: s.cash for s in m.seats}}
+                                     "scores": {s.bot: s.score for s in m.seats}}
             if row.finished:
                 entry["seed"] = m.seed
             matches.append(entry)
