@@ -49,7 +49,7 @@ def test_a_ttr_match_over_grpc_against_the_python_samples(tmp_path: Path) -> Non
     assert verify_replay(record.replay).ok
     node, random_bot, _ = record.seats
     assert node.bot == "node-sample" and random_bot.bot == "ttr-random-bot"
-    assert node.cash > random_bot.cash, [(s.bot, s.cash, s.place) for s in record.seats]
+    assert node.score > random_bot.score, [(s.bot, s.score, s.place) for s in record.seats]
     log = (tmp_path / "logs" / "node-sample.log").read_text()
     assert "ticket_to_ride_pennsylvania, seat 0 of 3" in log and " claims)" in log
 
