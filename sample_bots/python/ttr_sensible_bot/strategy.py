@@ -12,9 +12,10 @@ and the board (a :class:`BoardMap` built once from the board JSON that
   longer exists, or that would take more trains than are left, is given up.
 * **Claims.**  A planned route is claimed as soon as the hand pays it (the
   longest first; a grey route with the colour the rest of the plan needs
-  least; as few locomotives as possible).  Other routes are claimed for their
-  points and shares when the spare cards pay them, and on the last turn the
-  claim worth most now.
+  least; as few locomotives as possible).  While the plan has routes left, no
+  other route is claimed (a turn spent elsewhere costs tickets); once it is
+  done, or the end is near, other routes for their points and shares, and on
+  the last turn the claim worth most now.
 * **Cards.**  A face-up card of a colour the plan still lacks, else a blind card
   (a face-up locomotive only when the plan lacks many cards and nothing useful
   shows).
@@ -44,8 +45,10 @@ SPARE_CARD = 0.4
 #: Weight of the rivals' mean loss in a share's value, and a share's value for future majorities.
 RIVALRY = 0.5
 SHARE_POTENTIAL = 0.08
-#: A route off the plan is claimed when its value exceeds the cards' worth by this much.
-OPPORTUNITY_MARGIN = 3.0
+#: With the plan done (or the end near), a route off the plan is claimed when its value exceeds the
+#: cards' worth by this much.  While the plan has routes to claim, none is: every turn goes to the
+#: plan (measured: claims off the plan cost more tickets than their points and shares bring).
+OPPORTUNITY_MARGIN = 0.5
 #: Trains kept back beyond the plan's needs before claiming off the plan.
 RESERVE = 1
 #: New tickets are drawn only with this many trains left, and while every rival has this many.
@@ -400,11 +403,11 @@ def _turn(view: View, actions: list[dict[str, Any]]) -> int:
         return max(plan_claims, key=lambda i: (board.length[board.route_index[actions[i]["route"]]],
                                                -_claim_value(view, actions[i], planned)[1]))
 
-    # Off the plan: a claim that spare cards pay and that leaves the plan its trains.
+    # Off the plan, once it is done or the end is near: a claim that leaves the plan its trains.
     spare_trains = view.trains - plan.trains - RESERVE
     ending = view.rival_trains <= 6 or view.trains <= 6
-    best, best_net = None, OPPORTUNITY_MARGIN if plan.routes and not ending else 0.5
-    for i in claims:
+    best, best_net = None, OPPORTUNITY_MARGIN
+    for i in claims if ending or not plan.routes else ():
         r = board.route_index[actions[i]["route"]]
         length = board.length[r]
         if length > spare_trains and not ending:
