@@ -234,3 +234,22 @@ def test_the_wire_view_equals_the_engine_view() -> None:
             state.apply_action(seat, actions[index])
             decisions += 1
     assert decisions > 100
+
+
+def test_arena_bot_add_checks_the_bot_on_the_game_it_names(tmp_path: Path) -> None:
+    """`arena bot add --game ticket_to_ride_pennsylvania` registers the TTR-only bot; without
+    --game the check plays Union Pacific, which the bot's Describe does not list: refused, saying so."""
+    import subprocess
+    import sys
+
+    def add(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "arena.cli.main", "bot", "add", str(BOT_DIR), *extra,
+                               "--logs", str(tmp_path / "logs"), "--db", str(tmp_path / "a.sqlite")],
+                              capture_output=True, text=True, timeout=300)
+
+    refused = add()
+    assert refused.returncode != 0 and "failed the compliance check" in refused.stdout + refused.stderr
+    assert "union_pacific" in refused.stdout + refused.stderr
+    added = add("--game", GAME.name)
+    assert added.returncode == 0, added.stdout + added.stderr
+    assert "added ttr-sensible-bot as ttr-sensible-bot@1" in " ".join(added.stdout.split())
