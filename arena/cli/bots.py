@@ -26,7 +26,7 @@ def register_check(bot_sub: argparse._SubParsersAction) -> None:
     c = bot_sub.add_parser(
         "check", help="the compliance test to run before submitting a bot",
         description="Start the bot, check Describe (it must list the game), play a few matches of the game (--game; "
-                    "its smallest, a middle and its largest table size: union_pacific 2, 4 and 6 players) against "
+                    "its smallest, a middle and its largest table size) against "
                     "Arena's random opponent bot processes within the clocks with zero faults, and check that it exits on stdin EOF "
                     "and on SIGTERM. Exit status 0 on PASS, 1 on FAIL.")
     c.add_argument("bot", metavar="MANIFEST|HOST:PORT", help="bot.toml (or its folder), or a running bot's address")

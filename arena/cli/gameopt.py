@@ -22,6 +22,17 @@ def add_game_option(parser: argparse.ArgumentParser, *, allow_all: bool = False)
                         help=f"the game to play (default {DEFAULT_GAME})" + ("; 'all': every game" if allow_all else ""))
 
 
+def variants_help() -> str:
+    """Each game's variants, for ``--variant``'s help."""
+    return "the game's variant, default its first (" + "; ".join(
+        f"{spec.name}: {', '.join(spec.variants)}" for spec in registered_games()) + ")"
+
+
+def seats_help() -> str:
+    """Each game's table sizes, for help texts."""
+    return "; ".join(f"{spec.name} {spec.min_players}-{spec.max_players}" for spec in registered_games())
+
+
 def chosen_games(args: argparse.Namespace) -> tuple[str, ...]:
     """The games named by ``--game`` (every registered one for ``all``)."""
     return game_names() if args.game == ALL else (args.game,)
@@ -37,4 +48,4 @@ def check_variant(game: str, variant: str | None) -> str:
     return variant
 
 
-__all__ = ["ALL", "add_game_option", "check_variant", "chosen_games", "game_names"]
+__all__ = ["ALL", "add_game_option", "check_variant", "chosen_games", "game_names", "seats_help", "variants_help"]

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from arena.cli.console import make_console
 from arena.cli.errors import UserError
-from arena.cli.gameopt import add_game_option, check_variant
+from arena.cli.gameopt import add_game_option, check_variant, seats_help, variants_help
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
 from arena.games import game_spec, get_game
 from arena.host.clock import Clocks
@@ -28,8 +28,8 @@ from arena.replay import write_replay
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play", help="play one match between bots",
-        description="Play one match of a game (--game; its table sizes) between bots, each given by its manifest (bot.toml, or the folder "
-                    "holding it), by the HOST:PORT of a bot already running, or by the name of a registered bot "
+        description=f"Play one match of a game (--game; its table sizes: {seats_help()}) between bots, each "
+                    "given by its manifest (bot.toml, or the folder holding it), by the HOST:PORT of a bot already running, or by the name of a registered bot "
                     "(its current version, from the files that were checked; NAME@N for version N). The same "
                     "bot twice is one process holding two seats. A bot whose Describe does not list the game is "
                     "refused (its seat forfeits). "
@@ -40,8 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, help="deck seed, to replay a deal locally (default: a random one, printed "
                                             "here and recorded in the replay; never sent to the bots)")
     p.add_argument("--variant", default=None,
-                   help="the game's variant (union_pacific: standard or pro, the share deck set-up; default: the "
-                        "game's first)")
+                   help=variants_help())
     p.add_argument("--replays", type=Path, default=Path("replays"), metavar="DIR",
                    help="where the replay is written (default: replays/)")
     p.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
@@ -124,12 +123,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_record(console: Console, record: MatchRecord) -> None:
-    """The result table of one match: scores (the game's score_name: cash, points), places, faults."""
-    spec = game_spec(record.game)
-    table = Table(title=f"{record.match_id}: {record.players} players, {record.variant} deck, seed {record.seed}, "
-                        f"{record.termination.value}")
-    for column in ("place", "seat", "bot", spec.score_name, "faults"):
-        table.add_column(column, justify="right" if column in ("place", "seat", spec.score_name) else "left")
+    """The result table of one match: scores (the game's own: cash, points), places, faults."""
+    table = Table(title=f"{record.match_id}: {record.game}, {record.players} players, {record.variant}, seed "
+                        f"{record.seed}, {record.termination.value}")
+    for column in ("place", "seat", "bot", "score", "faults"):
+        table.add_column(column, justify="right" if column in ("place", "seat", "score") else "left")
     rows: list[tuple[int, str, str, int, str]] = []
     for s in record.seats:
         reasons = ", ".join(f"{f.reason.value}@{f.decision}" for f in s.faults)

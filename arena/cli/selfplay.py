@@ -11,7 +11,7 @@ from arena.cli.console import make_console
 from rich.table import Table
 
 from arena.cli.errors import UserError
-from arena.cli.gameopt import add_game_option, check_variant
+from arena.cli.gameopt import add_game_option, check_variant, seats_help, variants_help
 from arena.games import get_game
 from arena.policies import RandomPolicy, play_in_process
 from arena.replay import build_replay, write_replay
@@ -23,12 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Game i uses seed S+i; the policies are seeded from it too.")
     add_game_option(p)
     p.add_argument("--players", type=int, default=4,
-                   help="table size, within the game's (union_pacific 2-6, 2: imaginary third shareholder; "
-                        "ticket_to_ride_pennsylvania 2-5); default 4")
+                   help=f"table size, within the game's ({seats_help()}); default 4")
     p.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     p.add_argument("--variant", default=None,
-                   help="the game's variant (union_pacific: standard or pro; default: the game's first)")
+                   help=variants_help())
     p.add_argument("--replays", type=Path, metavar="DIR", help="write one JSON replay per game into DIR")
     p.set_defaults(func=run)
 
