@@ -165,9 +165,18 @@ def test_the_web_pages_show_one_game_at_a_time(
         assert any(m["references"] for m in listed.values())
         tournament = client.get(f"/api/tournaments/{ids[TTR]}").json()
         assert tournament["game"] == TTR
-        bot = client.get("/api/bots/ada", params={"game": TTR}).json()
-        assert bot["game"] == TTR and bot["score_name"] == "score"
-        assert bot["matches"] == sum(1 for r in records[TTR] for s in r.seats if s.bot == "ada@1")
+        for game in (UP, TTR):
+            bot = client.get("/api/bots/ada", params={"game": game}).json()
+            assert (bot["game"], bot["games"]) == (game, [TTR, UP])
+            assert bot["score_name"] == game_spec(game).score_name
+            assert bot["matches"] == sum(1 for r in records[game] for s in r.seats if s.bot == "ada@1")
+            assert bot["tournaments"] == [ids[game]]
+        eve = client.get("/api/bots/eve").json()  # eve played Ticket to Ride only: her page shows it
+        assert (eve["game"], eve["games"]) == (TTR, [TTR]) and eve["standing"] is not None
+        page = client.get("/bots/ada").text
+        assert 'data-testid="game-selector"' in page and f'?game={UP}' in page
+        assert 'data-testid="game-selector"' not in client.get("/bots/eve").text
+        assert f"?game={UP}&amp;players=2" in client.get("/", params={"game": UP}).text  # links keep the game
 
 
 def test_a_store_of_one_game_needs_no_choice(db_url: str) -> None:
