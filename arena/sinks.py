@@ -19,12 +19,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol, Sequence
 
 from arena.records import MatchRecord
-
-if TYPE_CHECKING:  # only for the annotations: the ratings' input type
-    from typing import Sequence
 
 __all__ = ["DEFAULT_LEASE_S", "VERSION_SEPARATOR", "AlreadyRecorded", "BotRow", "Lease", "MatchQueueSink",
            "RecordOutcome", "ResultStore", "TournamentRow", "TournamentStatus", "UnknownBotError", "VersionExists",
@@ -240,7 +237,7 @@ class ResultStore(Protocol):
     def record_match(self, tournament_id: int, schedule_index: int, round: int, record: MatchRecord) -> None: ...
 
     def rated_matches(self, tournament_id: int | None = None, *, table_size: int | None = None,
-                      game: str | None = None) -> "Sequence[Any]":
+                      game: str | None = None) -> Sequence[Any]:
         """Finishing orders with ``key``, ``order`` (tournament, schedule index) and ``places``."""
         ...
 

@@ -106,6 +106,15 @@ def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
     return exists().where(col(Seat.match_id) == col(Match.id), mine)
 
 
+def games_played(store: Store, participant: str) -> list[str]:
+    """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name."""
+    with store.read_session() as session:
+        played = _played_by(session, participant)
+        return sorted(session.exec(
+            select(col(Tournament.game)).join(Match, col(Match.tournament_id) == col(Tournament.id))
+            .where(played).distinct()).all())
+
+
 def match_page(store: Store, *, tournament_id: int | None = None, bot: str | None = None,
                limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[MatchRow]:
     """Matches newest first (start time, then id), with seats but without replays: at most

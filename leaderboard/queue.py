@@ -27,14 +27,12 @@ tournament runner talks to it through the small interface below.
 from __future__ import annotations
 
 import os
-import socket
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy import and_, exists, func, or_, update

@@ -7,10 +7,8 @@ Timestamps are timezone-aware UTC datetimes on every backend.
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from arena.records import Fault, MatchTermination, ReferenceResult

@@ -381,13 +381,13 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps(items, indent=2))
         return 0
     table = Table(title="tournaments")
-    for col in ("id", "status", "bots", "table sizes", "rounds", "matches", "seed", "created"):
+    for col in ("id", "game", "status", "bots", "table sizes", "rounds", "matches", "seed", "created"):
         table.add_column(col)
     for t in items:
         c = t["config"]
         matches = (f"{t['matches_stored']}/{t['matches_scheduled']}" if t["matches_scheduled"] is not None
                    else f"{t['matches_stored']} (sprt: {t['sprt']['verdict']})")
-        table.add_row(str(t["id"]), t["status"], ", ".join(participants(c)), ",".join(map(str, c["table_sizes"])),
+        table.add_row(str(t["id"]), t["game"], t["status"], ", ".join(participants(c)), ",".join(map(str, c["table_sizes"])),
                       str(c.get("rounds", "")), matches,
                       str(t["seed"]) if t["published"] else "secret", t["created_at"][:19])
     console = make_console()

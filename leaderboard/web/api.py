@@ -93,7 +93,7 @@ def api_bot(request: Request) -> Response:
     web = Web.of(request)
     tid = tournament_param(request)
     data = bot_json(web.store, web.ratings, request.path_params["name"], tid, isolation=web.isolation,
-                    game=game_param(request, web.store.games()))
+                    game=game_param(request, web.store.games(), default_first=False))
     data["recent_next"] = None
     if data["recent_cursor"] is not None:
         root = request.scope.get("root_path", "").rstrip("/")

@@ -195,8 +195,11 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
     bot = store.get_bot(name)
     name = bot.participant
     tournament = None if tournament_id is None else tournament_json(store, visibility.tournament(tournament_id))
+    played_games = queries.games_played(store, name)
     if tournament_id is not None:
         game = store.get_tournament(tournament_id).game
+    elif game is None:  # the bot's own game (the first by name if several), else the store's first
+        game = (played_games or store.games() or [None])[0]
     fit = ratings.get(store, tournament_id, all_versions=True, game=game)
     overall = fit if tournament_id is None else ratings.get(store, None, all_versions=True, game=game)
     rated = {s.name: s for s in fit.standings}
@@ -233,6 +236,7 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
         "bot": bot_info_json(bot),
         "tournament": tournament,
         "game": fit.board.game,
+        "games": played_games,  # the games this version played (its ratings are per game)
         **score_json(fit.board.game or ""),
         "standing": None if standing is None else standing_json(standing),
         "history": fit.history.get(name, []),

@@ -109,7 +109,7 @@ def bot_page(request: Request) -> Response:
     web = Web.of(request)
     tid = tournament_param(request)
     data = bot_json(web.store, web.ratings, request.path_params["name"], tid, isolation=web.isolation,
-                    game=game_param(request, web.store.games()))
+                    game=game_param(request, web.store.games(), default_first=False))
     return web.page(request, "bot.html", {
         "title": data["bot"]["participant"],
         "data": data,
