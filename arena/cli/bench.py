@@ -33,9 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "Python gRPC call timed in the same loop (the floor); the same decision "
                                     "in-process; a whole 4-player match with one process of the bot per seat over "
                                     "gRPC next to the same match in-process.")
+    add_game_option(h)
     h.add_argument("--bot", metavar="MANIFEST", default=None,
                    help="the bot to time: a bot.toml (or its folder) or HOST:PORT (default: the Python random "
-                        "sample bot)")
+                        "sample bot; for another --game, Arena's own random opponent, which plays every game)")
     h.add_argument("--decisions", type=int, default=2000, help="decisions to time (default 2000)")
     h.add_argument("--matches", type=int, default=5, help="whole matches to time (default 5; 0: none)")
     h.set_defaults(func=run_host)
@@ -138,22 +139,25 @@ def run_engine(args: argparse.Namespace) -> int:
 
 def run_host(args: argparse.Namespace) -> int:
     from arena.bench.host import RANDOM_SAMPLE, bench_host
+    from arena.games import DEFAULT_GAME
     from arena.host.manifest import ManifestError, parse_bot_spec
     from arena.host.process import BotStartError
+    from arena.opponents import RANDOM_OPPONENT
 
     if args.decisions < 1 or args.matches < 0:
         raise UserError("--decisions must be at least 1 and --matches at least 0")
+    default = RANDOM_SAMPLE if args.game == DEFAULT_GAME else RANDOM_OPPONENT
     try:
-        spec = parse_bot_spec(args.bot if args.bot is not None else str(RANDOM_SAMPLE))
+        spec = parse_bot_spec(args.bot if args.bot is not None else str(default))
     except ManifestError as exc:
         raise UserError(str(exc)) from None
     console = make_console()
     try:
         with console.status(f"timing decisions of {spec.label} and empty calls over gRPC..."):
-            f = bench_host(spec, decisions=args.decisions, matches=args.matches)
+            f = bench_host(spec, decisions=args.decisions, matches=args.matches, game_name=args.game)
     except (BotStartError, RuntimeError) as exc:
         raise UserError(f"bench host: {exc}") from None
-    table = Table(title=f"host: {f.decisions} decisions with {f.bot}")
+    table = Table(title=f"host, {args.game}: {f.decisions} decisions with {f.bot}")
     for col in ("", "p50", "p99"):
         table.add_column(col, justify="right" if col else "left")
     table.add_row("decision over gRPC (host's work, Decide, reply)", f"{f.grpc_p50_us:,.0f} µs",
