@@ -2,7 +2,8 @@
 
 The same checks as :func:`leaderboard.store.insert_match` (each record, its schedule
 index and round, its tournament's game, a match already stored, the seats' bots), but
-a batch is one transaction and its rows go in as a few multi-row INSERTs: the
+a batch is one transaction and its rows (matches, seats, reference participants) go in
+as a few multi-row INSERTs: the
 tournaments and bot versions are looked up once per batch, the duplicates in one
 query per few hundred matches.  Per match, what remains is encoding and compressing
 its replay.  All or nothing: on any error nothing of the batch is stored.
@@ -24,7 +25,7 @@ from sqlmodel import Session, col, select
 from arena.records import MatchRecord, SeatResult
 from leaderboard import replays
 from leaderboard.errors import AlreadyRecorded, UnknownBotError
-from leaderboard.models import BotVersion, Match, Seat
+from leaderboard.models import BotVersion, Match, MatchReference, Seat
 from leaderboard.rows import MatchStatus
 from leaderboard.store_core import (
     _CHUNK,
@@ -73,6 +74,7 @@ def insert_matches(session: Session, items: Sequence[Item]) -> None:
     versions: dict[str, BotVersion] = {}
     match_rows: list[dict[str, Any]] = []
     seat_rows: list[dict[str, Any]] = []
+    reference_rows: list[dict[str, Any]] = []
     for tournament_id, schedule_index, round, record in items:
         played = []
         for seat in record.seats:
@@ -89,9 +91,13 @@ def insert_matches(session: Session, items: Sequence[Item]) -> None:
             )
         match_rows.append(_match_values(tournament_id, schedule_index, round, record))
         seat_rows.extend(_seat_values(record, seat, version) for seat, version in zip(record.seats, played))
+        reference_rows.extend({"match_id": record.match_id, "name": r.name, "score": r.score, "place": r.place}
+                              for r in record.references)
     if match_rows:
         session.execute(insert(Match), match_rows)  # type: ignore[arg-type]
         session.execute(insert(Seat), seat_rows)  # type: ignore[arg-type]
+    if reference_rows:
+        session.execute(insert(MatchReference), reference_rows)  # type: ignore[arg-type]
 
 
 def _refuse_stored(session: Session, items: Sequence[Item]) -> None:
@@ -121,7 +127,6 @@ def _refuse_stored(session: Session, items: Sequence[Item]) -> None:
 
 
 def _match_values(tournament_id: int, schedule_index: int, round: int, record: MatchRecord) -> dict[str, Any]:
-    imaginary = record.imaginary
     replay_json = _dump_json(record.replay, f"match {record.match_id!r}: the replay")
     return {
         "id": record.match_id,
@@ -137,24 +142,20 @@ def _match_values(tournament_id: int, schedule_index: int, round: int, record: M
         "duration_s": float(record.duration_s),
         "replay_z": replays.pack(replay_json),
         "extra_json": _dump_json(record.extra, f"match {record.match_id!r}: extra"),
-        "imaginary_cash": None if imaginary is None else imaginary["cash"],
-        "imaginary_place": None if imaginary is None else imaginary["place"],
     }
 
 
 def _seat_values(record: MatchRecord, seat: SeatResult, version: BotVersion) -> dict[str, Any]:
-    imaginary = record.imaginary
     return {
         "match_id": record.match_id,
         "seat": seat.seat,
         "bot_id": version.bot_id,
         "bot_version_id": version.id,
-        "cash": seat.cash,
+        "score": seat.score,
         "place": seat.place,
         "forfeited": seat.forfeited,
         "faults_json": _dump_json(
             [f.to_json() for f in seat.faults], f"match {record.match_id!r} seat {seat.seat}: faults"
         ),
         "fault_count": len(seat.faults),
-        "behind_imaginary": None if imaginary is None else imaginary["place"] < seat.place,
     }

@@ -43,6 +43,7 @@ from leaderboard.store_core import (
     _find_tournament,
     _find_version,
     _load_json,
+    NO_PARTICIPANTS,
     _load_seats,
     _match_row,
     _tournament_row,
@@ -106,6 +107,15 @@ def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
     return exists().where(col(Seat.match_id) == col(Match.id), mine)
 
 
+def games_played(store: Store, participant: str) -> list[str]:
+    """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name."""
+    with store.read_session() as session:
+        played = _played_by(session, participant)
+        return sorted(session.exec(
+            select(col(Tournament.game)).join(Match, col(Match.tournament_id) == col(Tournament.id))
+            .where(played).distinct()).all())
+
+
 def match_page(store: Store, *, tournament_id: int | None = None, bot: str | None = None,
                limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[MatchRow]:
     """Matches newest first (start time, then id), with seats but without replays: at most
@@ -137,7 +147,7 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
         more = len(found) > limit
         found = found[:limit]
         seats = _load_seats(session, [m.id for m, _ in found])
-    rows = [_match_row(m, game, seats.get(m.id, ()), None) for m, game in found]
+    rows = [_match_row(m, game, seats.get(m.id, NO_PARTICIPANTS), None) for m, game in found]
     following = _encode("match", rows[-1].started_at.isoformat(), rows[-1].id) if more and rows else None
     return Page(rows, following)
 
@@ -154,7 +164,7 @@ def match_without_replay(store: Store, match_id: str) -> MatchRow:
         if found is None:
             raise UnknownMatchError(f"no match with id {match_id!r}")
         seats = _load_seats(session, [match_id])
-    return _match_row(found[0], found[1], seats.get(match_id, ()), None)
+    return _match_row(found[0], found[1], seats.get(match_id, NO_PARTICIPANTS), None)
 
 
 def deal_seatings(store: Store, match_id: str) -> dict[str, tuple[int, ...]]:
@@ -226,22 +236,28 @@ def incidents(store: Store, participant: str, tournament_id: int | None,
 # -- counts and the ratings' cache key -------------------------------------------------------
 
 
-def _counted(tournament_id: int | None, table_size: int | None) -> ColumnElement[bool]:
+def _counted(tournament_id: int | None, table_size: int | None, game: str | None = None) -> ColumnElement[bool]:
     where: ColumnElement[bool] = true()
     if tournament_id is not None:
         where = and_(where, col(MatchCount.tournament_id) == tournament_id)
+    elif game is not None:
+        where = and_(where, col(MatchCount.tournament_id).in_(
+            sa_select(col(Tournament.id)).where(col(Tournament.game) == game)))
     if table_size is not None:
         where = and_(where, col(MatchCount.table_size) == table_size)
     return where
 
 
-def results_key(store: Store, tournament_id: int | None = None, table_size: int | None = None) -> tuple[Any, ...]:
+def results_key(store: Store, tournament_id: int | None = None, table_size: int | None = None,
+                game: str | None = None) -> tuple[Any, ...]:
     """What a fit of the scope's results depends on, in a few rows whatever the number of
     matches: the scope's matches counted (``match_counts``, which the database keeps as
     matches are stored) and the bot versions (a new version changes which row is a bot's
     current one), and the workers excluded from the scope (``tournament exclude-worker``
     takes their matches out of the fits; a few rows).  Stored matches are never changed: a
-    new match, version or exclusion changes the key and nothing else does."""
+    new match, version or exclusion changes the key and nothing else does.  The overall scope
+    of one ``game`` counts that game's matches only (ratings are per game: another game's
+    match changes nothing in it)."""
     excluded = sa_select(col(ExcludedWorker.tournament_id), col(ExcludedWorker.worker),
                          col(ExcludedWorker.excluded_at)).order_by(col(ExcludedWorker.tournament_id),
                                                                    col(ExcludedWorker.worker))
@@ -249,7 +265,8 @@ def results_key(store: Store, tournament_id: int | None = None, table_size: int 
         excluded = excluded.where(col(ExcludedWorker.tournament_id) == tournament_id)
     with store.read_session() as session:
         count = session.exec(  # type: ignore[call-overload]
-            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(_counted(tournament_id, table_size))
+            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(
+                _counted(tournament_id, table_size, game))
         ).one()[0]
         versions, top = session.exec(  # type: ignore[call-overload]
             sa_select(func.count(), func.max(col(BotVersion.id)))

@@ -38,27 +38,31 @@ def renamed(record: MatchRecord, match_id: str) -> MatchRecord:
     return dataclasses.replace(record, match_id=match_id)
 
 
-def rows(store: Store, tournament_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Every column of the tournament's matches and seats, ids made relative to the tournament."""
+def rows(store: Store, tournament_id: int) -> tuple[list[dict[str, Any]], ...]:
+    """Every column of the tournament's matches, seats and reference participants, ids made
+    relative to the tournament."""
     with store.engine.connect() as connection:
         matches = [dict(r._mapping) for r in connection.execute(
             text("SELECT * FROM matches WHERE tournament_id = :t ORDER BY schedule_index"), {"t": tournament_id})]
         seats = [dict(r._mapping) for r in connection.execute(
             text("SELECT s.* FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.tournament_id = :t "
                  "ORDER BY m.schedule_index, s.seat"), {"t": tournament_id})]
+        references = [dict(r._mapping) for r in connection.execute(
+            text("SELECT r.* FROM match_references r JOIN matches m ON m.id = r.match_id "
+                 "WHERE m.tournament_id = :t ORDER BY m.schedule_index, r.name"), {"t": tournament_id})]
     for row in matches:
         row["id"] = row["id"].split("~")[-1]
         row["tournament_id"] = None
         row["replay_z"] = bytes(row["replay_z"])
-    for row in seats:
+    for row in (*seats, *references):
         row["match_id"] = row["match_id"].split("~")[-1]
-    return matches, seats
+    return matches, seats, references
 
 
 def test_record_matches_stores_what_record_match_stores(db_url: str, templates: dict[int, list[Any]]) -> None:
     with Store.open(db_url) as store:
         made = records(store, templates, 12, "m")
-        assert {r.players for r in made} >= {2, 3} and any(r.imaginary for r in made)
+        assert {r.players for r in made} >= {2, 3} and any(r.references for r in made)
         one, many = (store.create_tournament("union_pacific", {}, k) for k in (1, 2))
         for index, record in enumerate(made):
             store.record_match(one, index, index // 5, renamed(record, f"a~{record.match_id}"))
@@ -66,7 +70,9 @@ def test_record_matches_stores_what_record_match_stores(db_url: str, templates: 
             (many, index, index // 5, renamed(record, f"b~{record.match_id}")) for index, record in enumerate(made)
         ) == len(made)
         assert rows(store, one) == rows(store, many)
-        assert len(rows(store, many)[0]) == len(made)
+        stored_rows = rows(store, many)
+        assert len(stored_rows[0]) == len(made)
+        assert len(stored_rows[2]) == sum(len(r.references) for r in made) > 0  # the two-player imaginary rows
         counts = queries.match_counts(store)  # the triggers counted the bulk inserts too
         assert counts[one] == counts[many] == len(made)
         stored = store.get_match(f"b~{made[0].match_id}")

@@ -2,7 +2,7 @@
 
 A fit (:func:`leaderboard.standings.compute_leaderboard`) reads every result of its
 scope; the pages must not pay that on every view.  :class:`RatingsCache` keeps one
-fit per scope (tournament, table size, which versions) under the scope's
+fit per scope (tournament or game, table size, which versions) under the scope's
 :func:`leaderboard.queries.results_key`, read from indexes on every request: a match
 or a bot version stored since makes the next view refit, nothing else does.  While
 one request refits a scope, the others asking for it wait for that fit rather than
@@ -30,7 +30,7 @@ from typing import Any
 
 from leaderboard.queries import results_key
 from leaderboard.ratings import live_elo_history
-from leaderboard.standings import Leaderboard, Standing, compute_leaderboard
+from leaderboard.standings import Leaderboard, Standing, compute_leaderboard, scope_game
 from leaderboard.store import Store
 
 #: The most points of a participant's rating history a fit keeps (the chart draws them).
@@ -39,7 +39,7 @@ CHART_POINTS = 240
 #: How long a view waits for the refit of its scope before it is given the previous fit.
 WAIT_S = 3.0
 
-Scope = tuple[int | None, int | None, bool]
+Scope = tuple[int | None, int | None, bool, str | None]
 
 
 @dataclass(frozen=True)
@@ -75,11 +75,13 @@ def spread(n: int, points: int = CHART_POINTS) -> list[int]:
     return sorted({round(i * (n - 1) / (points - 1)) for i in range(points)})
 
 
-def build_fit(store: Store, tournament_id: int | None, players: int | None, all_versions: bool) -> Fit:
-    matches = store.rated_matches(tournament_id, table_size=players)
+def build_fit(store: Store, tournament_id: int | None, players: int | None, all_versions: bool,
+              game: str | None = None) -> Fit:
+    game = scope_game(store, tournament_id, game)
+    matches = store.rated_matches(tournament_id, table_size=players, game=game)
     history = live_elo_history(matches)
-    board = compute_leaderboard(store, tournament_id, players=players, save=False, all_versions=all_versions,
-                                matches=matches, history=history)
+    board = compute_leaderboard(store, tournament_id, players=players, game=game, save=False,
+                                all_versions=all_versions, matches=matches, history=history)
     played = Counter(name for _, after in history for name in after)
     wanted = {name: set(spread(n)) for name, n in played.items()}
     seen: Counter[Hashable] = Counter()
@@ -112,16 +114,18 @@ class RatingsCache:
     A view whose scope has a fit but a newer key is not made to wait for the refit: the
     refit starts in a background thread (one per scope at a time) and, when the scope's
     last fit took less than ``wait_s`` seconds, the view waits for it at most that long;
-    otherwise (or if it is not done by then) the view gets the previous fit at once, marked as such (:attr:`Fit.behind`, :attr:`Fit.refitting`: the pages say how old
-    it is and how many matches it does not count yet).  A small store refits well within
+    otherwise (or if it is not done by then) the view gets the previous fit at once, marked
+    as such (:attr:`Fit.behind`, :attr:`Fit.refitting`: the pages say how old it is and how
+    many matches it does not count yet).  A small store refits well within
     ``wait_s``, so its pages are always fresh.  Only the first view of a scope (nothing
     to show yet) waits for the whole fit.  Fits are made one at a time (a fit of a million
     matches holds its inputs in memory while it runs).  A refit that fails raises in the views waiting
     for it, and the next view tries again.
     """
 
-    def __init__(self, key: Callable[[Store, int | None, int | None], Any] = results_key, *,
-                 wait_s: float = WAIT_S, build: Callable[[Store, int | None, int | None, bool], Fit] = build_fit
+    def __init__(self, key: Callable[[Store, int | None, int | None, str | None], Any] = results_key, *,
+                 wait_s: float = WAIT_S,
+                 build: Callable[[Store, int | None, int | None, bool, str | None], Fit] = build_fit
                  ) -> None:
         self._key = key
         self._build = build
@@ -133,9 +137,11 @@ class RatingsCache:
         self.fits_made = 0  # how many fits were computed (for tests and the benchmark)
 
     def get(self, store: Store, tournament_id: int | None, players: int | None = None,
-            all_versions: bool = False) -> Fit:
-        scope = (tournament_id, players, all_versions)
-        key = self._key(store, tournament_id, players)  # before the fit: a match stored during it refits next time
+            all_versions: bool = False, game: str | None = None) -> Fit:
+        """The fit of a scope: a tournament, or the overall results of ``game`` (ratings are per game)."""
+        scope = (tournament_id, players, all_versions, None if tournament_id is not None else game)
+        # read before the fit: a match stored during it refits next time
+        key = self._key(store, tournament_id, players, scope[3])
         with self._lock:
             cached = self._fits.get(scope)
             if cached is not None and cached[0] == key:

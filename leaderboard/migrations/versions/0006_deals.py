@@ -6,7 +6,7 @@ deal: with this index that is one probe per match shown, not a read of every mat
 of the tournament on every view.
 
 Revision ID: 0006_deals
-Revises: 0004_scale (the lead rechains it after 0005)
+Revises: 0005_generic_results
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = "0006_deals"
-down_revision = "0004_scale"
+down_revision = "0005_generic_results"
 branch_labels = None
 depends_on = None
 
