@@ -141,7 +141,9 @@ def test_a_lazy_open_ended_schedule_is_read_as_slots_free_and_no_further_once_ca
 
     summary = trio.run(lambda: execute(endless(), play, record, concurrency=3, cancel=cancel,
                                        is_cancellation=lambda exc: str(exc) == "cancelled"))
-    assert len(r.recorded) == 30 and summary.played == 30
+    # a match that finished before it saw the cancel is recorded (nothing played is lost):
+    # at most the two others then running, a matter of milliseconds
+    assert 30 <= len(r.recorded) == summary.played <= 30 + 2
     # read one at a time, as slots free: started are the 30 recorded and at most the 3 then running;
     # the last one read, after the cancel, is not started
     assert 30 <= summary.scheduled <= 30 + 3
