@@ -18,11 +18,11 @@ from urllib.parse import quote
 
 import pytest
 
+from arena.games.union_pacific.kit.view import COMPANY_SHAPES
 from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
 from arena.replay import action_event_spans
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
-from leaderboard.web.board import COMPANY_SHAPES
 from tests.chromium import (  # noqa: F401
     SCREENSHOTS, browser, chromium, expect_step, open_replay, open_tab, readme_image, serve, shot)
 from tests.test_web_api import HOSTILE, Data, fill_store, running_tournament, store_next_match

@@ -12,18 +12,21 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from arena.games.base import ReplayError
 from leaderboard import queries
-from leaderboard.web.board import board_json
 from leaderboard.web.context import Web
+from leaderboard.web.games import board_json
 from leaderboard.web.data import (
     bot_info_json,
     bot_json,
     leaderboard_json,
     match_json,
     match_summary_json,
+    replay_view_json,
     tournament_json,
     tournaments_json,
 )
@@ -114,5 +117,22 @@ def api_match(request: Request) -> Response:
     return web.api(match_json(web.store, request.path_params["match_id"]))
 
 
+def api_replay_view(request: Request) -> Response:
+    """``/api/replay-view/MATCH``: the game after each event of the match's replay (docs/web.md)."""
+    web = Web.of(request)
+    try:
+        data = replay_view_json(web.store, request.path_params["match_id"], web.views)
+    except (ReplayError, LookupError) as exc:
+        return web.api({"error": f"the replay cannot be shown step by step: {exc}", "status": 422}, status_code=422)
+    return web.api(data)
+
+
 def api_board(request: Request) -> Response:
-    return JSONResponse(board_json())
+    """``/api/board?game=NAME``: the board of a game as its viewer draws it."""
+    game = request.query_params.get("game")
+    if not game:
+        raise HTTPException(400, "name the game: /api/board?game=NAME")
+    try:
+        return JSONResponse(board_json(game))
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
