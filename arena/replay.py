@@ -154,6 +154,33 @@ def event_snapshots(data: dict[str, Any], snapshot: Callable[[GameState, dict[st
     return shots
 
 
+def frame_changes(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from snapshot ``before`` to ``after`` (``after`` whole when ``before`` is None):
+    each changed key's new value, except that a list of lists or objects that kept its length
+    (seats, sections) is sent as ``{"@": {index: item}}`` of its changed items.  The web app's
+    viewer (leaderboard/web/static/replay-core.js) puts the steps back together."""
+    if before is None:
+        return after
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if value == old:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and len(value) == len(old) and value \
+                and isinstance(value[0], (list, dict)):
+            out[key] = {"@": {str(i): item for i, item in enumerate(value) if item != old[i]}}
+        else:
+            out[key] = value
+    return out
+
+
+def event_frames(data: dict[str, Any], snapshot: Callable[[GameState, dict[str, Any] | None], dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+    """:func:`event_snapshots`, each sent as the changes from the one before (:func:`frame_changes`)."""
+    shots = event_snapshots(data, snapshot)
+    return [frame_changes(before, after) for before, after in zip([None, *shots], shots)]
+
+
 def _replaying(data: dict[str, Any]) -> Iterator[tuple[Game, GameState]]:
     """The game after its set-up, then after each action of ``data`` (one state, updated in place)."""
     if data.get("format") != FORMAT:

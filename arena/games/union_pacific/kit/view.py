@@ -5,7 +5,7 @@ are in ``viewer/`` beside this module and only draw what these functions give).
 - :func:`board` -- the board data (cities, sections with the index ``build`` events name,
   companies) with each company's colour and train shape and each track type's line style.
 - :func:`replay_view` -- one snapshot per event, taken from the engine's own state as it
-  emitted the event (:func:`arena.replay.event_snapshots`), sent as the changes from the
+  emitted the event (:func:`arena.replay.event_frames`), sent as the changes from the
   step before; and, for each dividend, which payout rule each company's holdings met and
   the positions Union Pacific paid (the amounts are the event's own).
 
@@ -20,7 +20,7 @@ from typing import Any
 from arena.games.union_pacific import default_game
 from arena.games.union_pacific.board import COMPANIES, NUM_COMPANIES, SHARE_CODES
 from arena.games.union_pacific.state import DIVIDEND, OVER, UnionPacificState
-from arena.replay import event_snapshots
+from arena.replay import event_frames
 
 #: The viewer's entry script and its page fragment, in ``viewer/`` beside this module.
 SCRIPT = "replay.js"
@@ -148,25 +148,6 @@ def _snapshot(state: UnionPacificState, layout: _Layout, event: dict[str, Any] |
     }
 
 
-def _diff(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
-    """What changed from ``before`` to ``after``: each changed key's new value, except that a
-    list of the same length (the seats, the sections) is sent as ``{"@": {index: item}}`` of
-    its changed items (viewer/replay-fold.js applies it)."""
-    if before is None:
-        return after
-    out: dict[str, Any] = {}
-    for key, value in after.items():
-        old = before.get(key)
-        if value == old:
-            continue
-        if isinstance(value, list) and isinstance(old, list) and len(value) == len(old) and value \
-                and isinstance(value[0], (list, dict)):
-            out[key] = {"@": {str(i): item for i, item in enumerate(value) if item != old[i]}}
-        else:
-            out[key] = value
-    return out
-
-
 def _ranks(holdings: dict[str, int]) -> list[dict[str, Any]]:
     """Participants grouped by share count, most first."""
     groups: dict[int, list[str]] = {}
@@ -205,8 +186,7 @@ def replay_view(replay: dict[str, Any]) -> dict[str, Any]:
             layouts.append(_Layout(state))
         return _snapshot(state, layouts[0], event)
 
-    shots = event_snapshots(replay, snapshot)
-    frames = [_diff(before, after) for before, after in zip([None, *shots], shots)]
+    frames = event_frames(replay, snapshot)
     dividends = {str(i): {"companies": [_company_rule(row) for row in e["companies"]], "up": _up_positions(e)}
                  for i, e in enumerate(replay["events"]) if e.get("type") == "dividend"}
     starts = [[i for i, flag in enumerate(row) if flag] for row in layouts[0].start] if layouts else []
