@@ -74,7 +74,13 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
             record = ttr_record(f"ttr-m{index}", bots, 300 + index, T0 + 60 * index)
             store.record_match(tid, index, 1, record)
             records[record.match_id] = record
+        # A replay whose stored events the engine does not reproduce: a result, but no view.
+        bad = ttr_record("ttr-bad", ["alpha", "beta"], 310, T0 + 300)
+        bad.replay["events"][4] = {**bad.replay["events"][4], "row": ["red"] * 5}
+        store.record_match(tid, 2, 1, bad)
         store.set_tournament_status(tid, TournamentStatus.FINISHED)
+        running = store.create_tournament(GAME, {"bots": ["alpha", "beta"], "table_sizes": [2], "rounds": 1}, 8)
+        store.record_match(running, 0, 1, ttr_record("ttr-secret", ["alpha", "beta"], 320, T0 + 400))
     return Stored(url, records)
 
 
@@ -185,4 +191,20 @@ def test_the_ttr_view_and_board_endpoints(browser: Any, base_url: str, stored: S
         assert unknown.status == 400 and "chess" in unknown.json()["error"]
         assert tab.request.get(f"{base_url}/api/board").status == 400
         assert tab.request.get(f"{base_url}/static/games/{GAME}/replay.js").ok
+        assert tab.request.get(f"{base_url}/static/games/union_pacific/replay.js").ok
         assert tab.request.get(f"{base_url}/static/games/{GAME}/view.py").status == 404  # only the viewer folder
+
+
+def test_a_replay_without_a_view_or_not_yet_public(browser: Any, base_url: str) -> None:
+    with open_tab(browser, "phone") as tab:
+        bad = tab.request.get(f"{base_url}/api/replay-view/ttr-bad")
+        assert bad.status == 200 and bad.json()["frames"] is None  # a state of the match, as decision_events is
+        assert "does not reproduce its stored events" in bad.json()["error"]
+        tab.goto(f"{base_url}/matches/ttr-bad")
+        tab.locator("#replay[data-ready='error']").wait_for()
+        assert "does not reproduce its stored events" in (tab.get_by_test_id("viewer-error").text_content() or "")
+        assert tab.get_by_test_id("result").locator("tbody tr").count() == 2  # the result stands
+        secret = tab.request.get(f"{base_url}/api/replay-view/ttr-secret")
+        assert secret.status == 403  # a running tournament's replays stay hidden, their views too
+        tab.goto(f"{base_url}/matches/ttr-secret")
+        assert tab.get_by_test_id("replay-hidden").is_visible() and tab.locator("#replay").count() == 0

@@ -122,8 +122,8 @@ def api_replay_view(request: Request) -> Response:
     web = Web.of(request)
     try:
         data = replay_view_json(web.store, request.path_params["match_id"], web.views)
-    except (ReplayError, LookupError) as exc:
-        return web.api({"error": f"the replay cannot be shown step by step: {exc}", "status": 422}, status_code=422)
+    except (ReplayError, LookupError) as exc:  # the match has no step-by-step view (as decision_events is null)
+        return web.api({"game": None, "frames": None, "error": str(exc)})
     return web.api(data)
 
 

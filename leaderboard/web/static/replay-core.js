@@ -323,6 +323,7 @@ export function boot(make) {
       const match = loaded[0];
       if (!match.replay) throw new Error(match.replay_error || "the match has no replay");
       const view = loaded[1];
+      if (!view.frames) throw new Error(view.error || "the replay has no view");
       const board = loaded[2];
       if (match.replay.board && board.sha256 && match.replay.board.sha256 !== board.sha256) {
         root.insertBefore(el("p", { class: "warn-text" }, "This replay was played on board " + match.replay.board.name + ", not on the board drawn here (" + board.name + ")."), root.firstChild);
