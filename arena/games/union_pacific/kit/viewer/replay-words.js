@@ -88,7 +88,12 @@ export function makeWords(replay, board) {
 
   function describe(ev) {
     switch (ev.type) {
-      case "setup": return "Set-up: " + ev.players + " players (" + ev.variant + "); each dealt 3 track cards, 1 UP and 4 company shares; UP stack " + ev.up_stack + ".";
+      case "setup": {
+        const hand = ev.hands[0] || { track: {}, shares: {} };
+        const count = function (map) { return Object.keys(map).reduce(function (n, k) { return n + map[k]; }, 0); };
+        return "Set-up: " + ev.players + " players (" + ev.variant + "); each dealt " + count(hand.track) + " track cards and " +
+          count(hand.shares) + " shares; UP stack " + ev.up_stack + ".";
+      }
       case "first_investment": return "First investment: " + Object.keys(ev.picks).map(function (s) { return who(s) + " " + ev.picks[s]; }).join(", ") + ".";
       case "display": return "Display: " + (ev.display.length ? ev.display.join(" ") : "empty") + ".";
       case "share_deck": return "Share deck laid out: " + ev.cards + " cards, " + ev.order.filter(function (c) { return c === "DIVIDEND"; }).length + " of them dividend cards.";
