@@ -434,7 +434,8 @@ def test_out_of_range_numbers_in_a_page_path_are_a_400_page(client: TestClient) 
 
 
 @pytest.mark.parametrize("path", ["/", "/bots/alpha", "/api/leaderboard", "/api/bots/nobody", "/no/such/page",
-                                  "/api/matches?limit=x", "/static/style.css", "/matches/t1-m004"])
+                                  "/api/matches?limit=x", "/static/style.css", "/matches/t1-m004",
+                                  "/static/games/union_pacific/replay.js", "/api/replay-view/t1-m004"])
 def test_every_response_carries_the_security_headers(client: TestClient, path: str) -> None:
     headers = client.get(path).headers
     csp = {part.split()[0]: part.split()[1:] for part in headers["content-security-policy"].split("; ")}
