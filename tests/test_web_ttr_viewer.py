@@ -168,6 +168,13 @@ def test_the_ttr_viewer_draws_the_board_steps_through_and_ends_with_the_result(
     assert [(int(p), int(place), int(total)) for p, place, total in rows] == sorted(
         ((s.seat, s.place, s.cash) for s in record.seats), key=lambda t: (t[1], t[0]))
     assert {p: int(total) for p, _, total in rows} == {k: v for k, v in result["cash"].items()}
+    scoring = next(e for e in events if e["type"] == "scoring")
+    done = dict(final.locator("tbody tr").evaluate_all(
+        "rs => rs.map(r => [r.dataset.participant, r.querySelector('[data-field=completed]').textContent])"))
+    assert done == {str(s["seat"]): f"{sum(t['completed'] for t in s['ticket_results'])} / {len(s['ticket_results'])}"
+                    for s in scoring["seats"]}
+    assert {p: sum(t["completed"] for t in s["ticket_results"]) for p, s in zip(result["cash"], scoring["seats"])} \
+        == result["extra"]["completed_tickets"]
     top = tab.get_by_test_id("result").locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.seat)")
     assert top == [p for p, _, _ in rows]  # the same order as the result at the top of the page
     shot(tab, f"ttr-{width}-{match_id}-final", full_page=True)

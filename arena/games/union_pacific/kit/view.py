@@ -113,8 +113,9 @@ class _Layout:
                 self.start[s][slot] = True
 
     def build(self, section: int, company: str) -> None:
-        slots = self.slots[section]
+        slots = list(self.slots[section])  # a new list: the snapshots share the ones they hold
         slots[slots.index(None)] = company
+        self.slots[section] = slots
 
 
 def _snapshot(state: UnionPacificState, layout: _Layout, event: dict[str, Any] | None) -> dict[str, Any]:
@@ -142,7 +143,7 @@ def _snapshot(state: UnionPacificState, layout: _Layout, event: dict[str, Any] |
         "trains": {COMPANIES[c]: state.trains_on_board[c] for c in range(NUM_COMPANIES)},
         # A company's value, as the engine states it in every observation and build event.
         "values": {COMPANIES[c]: state.trains_on_board[c] + 1 for c in range(NUM_COMPANIES)},
-        "sections": [list(s) for s in layout.slots],
+        "sections": list(layout.slots),  # each section's list is replaced, never changed (_Layout.build)
         "last_section": event["section"] if event is not None and event.get("type") == "build" else None,
         "over": state.phase == OVER,
     }

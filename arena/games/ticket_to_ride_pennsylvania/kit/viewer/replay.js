@@ -394,7 +394,7 @@ function viewer(match, view, board) {
     const places = info.places || replay.result.places;
     panel.appendChild(el("h3", null, "Final scores · " + (info.termination || replay.result.termination)));
     const table = el("table", { class: "data compact final-scores" });
-    head(table, ["Place", "Seat", "Routes", "Tickets", "Globetrotter", "Shares", "Total"]);
+    head(table, ["Place", "Seat", "Routes", "Tickets", "Done", "Globetrotter", "Shares", "Total"]);
     const body = el("tbody");
     scoring.seats.slice().sort(function (a, b) { return places[String(a.seat)] - places[String(b.seat)] || a.seat - b.seat; }).forEach(function (s) {
       const tr = el("tr", { "data-participant": s.seat });
@@ -404,8 +404,12 @@ function viewer(match, view, board) {
       name.appendChild(el("span", { class: "bot-name" }, who(s.seat)));
       if (forfeited.indexOf(String(s.seat)) >= 0) name.appendChild(el("span", { class: "status status-forfeit" }, "forfeited"));
       tr.appendChild(name);
-      [["routes", s.routes], ["tickets", s.tickets], ["globetrotter", s.globetrotter], ["shares", s.shares], ["total", s.total]].forEach(function (cell) {
-        tr.appendChild(el("td", { class: "num " + cell[0], "data-field": cell[0] }, cell[1]));
+      const done = s.ticket_results.filter(function (t) { return t.completed; }).length;
+      [["routes", s.routes], ["tickets", s.tickets], ["completed", done + " / " + s.ticket_results.length],
+        ["globetrotter", s.globetrotter], ["shares", s.shares], ["total", s.total]].forEach(function (cell) {
+        const td = el("td", { class: "num " + cell[0], "data-field": cell[0] }, cell[1]);
+        if (cell[0] === "completed") td.title = s.ticket_results.map(function (t) { return ticketName(t.ticket) + (t.completed ? " ✓" : " ✗"); }).join("; ");
+        tr.appendChild(td);
       });
       body.appendChild(tr);
     });
