@@ -1,7 +1,8 @@
 """The Ticket to Ride: Pennsylvania replay viewer in a real headless Chromium, on a desktop and on a
 phone 390 pixels wide: its board (cities, routes in their colours with their lengths, double routes,
 claimed routes in the seat's colour with its shape and letter), stepping through a stored match,
-and the final scores against the stored result.
+and the final scores against the stored result; and a replay the engine does not re-play (of
+either game), which has no view but still steps through its stored events.
 
 The matches are real games played in-process by random players and stored as the host stores a
 match (a two-player one, with the neutral shareholder, and a four-player one).  Screenshots land in
@@ -25,6 +26,7 @@ from arena.replay import build_replay
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
 from tests.chromium import browser, chromium, expect_step, open_replay, open_tab, serve, shot  # noqa: F401
+from tests.test_web_api import play_record
 
 pytestmark = pytest.mark.browser
 
@@ -78,7 +80,15 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
         bad = ttr_record("ttr-bad", ["alpha", "beta"], 310, T0 + 300)
         bad.replay["events"][4] = {**bad.replay["events"][4], "row": ["red"] * 5}
         store.record_match(tid, 2, 1, bad)
+        records[bad.match_id] = bad
         store.set_tournament_status(tid, TournamentStatus.FINISHED)
+        # A Union Pacific match whose replay does not re-play either (as one recorded under older rules).
+        up = store.create_tournament("union_pacific", {"bots": ["alpha", "beta"], "table_sizes": [2], "rounds": 1}, 9)
+        old = play_record("up-old", ["alpha", "beta"], 77, started_at=T0 + 500)
+        old.replay["events"][2] = {**old.replay["events"][2], "display": ["EPRG"] * 4}
+        store.record_match(up, 0, 1, old)
+        records[old.match_id] = old
+        store.set_tournament_status(up, TournamentStatus.FINISHED)
         running = store.create_tournament(GAME, {"bots": ["alpha", "beta"], "table_sizes": [2], "rounds": 1}, 8)
         store.record_match(running, 0, 1, ttr_record("ttr-secret", ["alpha", "beta"], 320, T0 + 400))
     return Stored(url, records)
@@ -202,16 +212,42 @@ def test_the_ttr_view_and_board_endpoints(browser: Any, base_url: str, stored: S
         assert tab.request.get(f"{base_url}/static/games/{GAME}/view.py").status == 404  # only the viewer folder
 
 
-def test_a_replay_without_a_view_or_not_yet_public(browser: Any, base_url: str) -> None:
+def test_a_replay_without_a_view_or_not_yet_public(browser: Any, base_url: str, stored: Stored) -> None:
     with open_tab(browser, "phone") as tab:
         bad = tab.request.get(f"{base_url}/api/replay-view/ttr-bad")
         assert bad.status == 200 and bad.json()["frames"] is None  # a state of the match, as decision_events is
         assert "does not reproduce its stored events" in bad.json()["error"]
-        tab.goto(f"{base_url}/matches/ttr-bad")
-        tab.locator("#replay[data-ready='error']").wait_for()
-        assert "does not reproduce its stored events" in (tab.get_by_test_id("viewer-error").text_content() or "")
+        # The page still steps through the stored events, and says why the board stays empty.
+        open_replay(tab, f"{base_url}/matches/ttr-bad")
+        assert "does not reproduce its stored events" in (tab.get_by_test_id("viewer-warning").text_content() or "")
         assert tab.get_by_test_id("result").locator("tbody tr").count() == 2  # the result stands
+        events = stored.records["ttr-bad"].replay["events"]
+        tab.keyboard.press("End")
+        last = tab.locator(".turn-events li").count() - 1
+        expect_step(tab, last)
+        assert tab.get_by_test_id("event-text").text_content().startswith("Game over (normal)")
+        assert tab.get_by_test_id("final").is_visible() and owners(tab) == {}
+        assert last == len(events) - 1
         secret = tab.request.get(f"{base_url}/api/replay-view/ttr-secret")
         assert secret.status == 403  # a running tournament's replays stay hidden, their views too
         tab.goto(f"{base_url}/matches/ttr-secret")
         assert tab.get_by_test_id("replay-hidden").is_visible() and tab.locator("#replay").count() == 0
+
+
+def test_a_union_pacific_replay_without_a_view_still_shows_its_events_and_payouts(
+        browser: Any, base_url: str, stored: Stored) -> None:
+    replay = stored.records["up-old"].replay
+    events = replay["events"]
+    with open_tab(browser, "phone") as tab:
+        open_replay(tab, f"{base_url}/matches/up-old")
+        assert "does not reproduce its stored events" in (tab.get_by_test_id("viewer-warning").text_content() or "")
+        first = next(i for i, e in enumerate(events) if e["type"] == "dividend")
+        tab.locator("#btn-dividend").click()
+        expect_step(tab, first)
+        panel = tab.get_by_test_id("dividend")
+        for company in events[first]["companies"]:
+            for who, paid in company["payouts"].items():
+                cell = panel.locator(f"tbody tr[data-company='{company['company']}'] [data-participant='{who}'][data-field='payout']")
+                assert cell.text_content() == str(paid)
+        assert tab.locator("#step-label").text_content().endswith("the stored events only")
+        shot(tab, "ttr-phone-up-without-view", full_page=True)

@@ -77,6 +77,7 @@ function parseHash(hash) {
 //   turnHead(ev) -> the heading of the turn this event starts, or null (the event list groups by turn);
 //   label(step, state) -> what follows "Step N / M · " in the step label;
 //   render(step, state, ev) -> draw the board and panels for a step;
+//     (state is null in both when the replay has no view: see boot())
 //   marks -> [{step, kind, title}] under the slider (faults are added here);
 //   jump -> {id, label, title, key, is(ev)}: a button (and key) to the next such event, or null;
 //   onKey(key) -> true when the game used a key (optional);
@@ -191,7 +192,7 @@ export function start(root, match, shown, game) {
 
   function show(step) {
     step = Math.max(0, Math.min(last, step));
-    const state = shown[step];
+    const state = shown ? shown[step] : null;  // null: the replay has no view (the events alone)
     const ev = events[step];
     const moved = step !== current;
     const previous = current;
@@ -314,7 +315,10 @@ export function start(root, match, shown, game) {
 
 // Load the match, its view and the board, then hand them to the game's viewer
 // (make(match, view, board, shown) returns the game object of start(); shown[i] is the
-// state after event i); a failure is said in the viewer's place.
+// state after event i).  A replay the engine cannot re-play (recorded under older rules,
+// or altered) has no view: shown is null, the viewer says why and still steps through the
+// stored events (the game's render() then gets a null state).  A failure to load is said
+// in the viewer's place.
 export function boot(make) {
   const root = byId("replay");
   if (!root) return;
@@ -323,12 +327,15 @@ export function boot(make) {
       const match = loaded[0];
       if (!match.replay) throw new Error(match.replay_error || "the match has no replay");
       const view = loaded[1];
-      if (!view.frames) throw new Error(view.error || "the replay has no view");
       const board = loaded[2];
       if (match.replay.board && board.sha256 && match.replay.board.sha256 !== board.sha256) {
         root.insertBefore(el("p", { class: "warn-text" }, "This replay was played on board " + match.replay.board.name + ", not on the board drawn here (" + board.name + ")."), root.firstChild);
       }
-      const shown = states(view.frames);
+      const shown = view.frames ? states(view.frames) : null;
+      if (!shown) {
+        root.insertBefore(el("p", { class: "warn-text", "data-testid": "viewer-warning" }, "The board and the panels cannot show this replay: " +
+          (view.error || "it has no view") + ". The stored events are listed and described as recorded."), root.firstChild);
+      }
       start(root, match, shown, make(match, view, board, shown));
     })
     .catch(function (error) {

@@ -432,6 +432,7 @@ function viewer(match, view, board) {
     describe: describe,
     turnHead: function (ev) { return ev.type === "turn" ? "Turn " + ev.turn + " · " + who(ev.seat) : null; },
     label: function (step, state) {
+      if (!state) return "the stored events only";
       const claimed = state.owner.filter(function (o) { return o !== null; }).length;
       return "turn " + state.turn + " · " + claimed + " routes claimed";
     },
@@ -443,11 +444,12 @@ function viewer(match, view, board) {
       return false;
     },
     render: function (step, state) {
+      final(byId("final-panel"), step);
+      if (!state) return;  // no view: the board and the panels stay as they were drawn
       drawn.render(state);
       seats(byId("seats-table"), state);
       supply(byId("supply"), state);
       companies(byId("companies-table"), state);
-      final(byId("final-panel"), step);
     },
   };
 }

@@ -204,10 +204,11 @@ export function makePanels(replay, board, words) {
         tr.appendChild(paid);
       });
       body.appendChild(tr);
-      if (Object.keys(holdings).length) notes.appendChild(el("li", { "data-company": code }, rule.text));
+      if (Object.keys(holdings).length && rule.text) notes.appendChild(el("li", { "data-company": code }, rule.text));
     };
-    ev.companies.forEach(function (c, i) { row(c.company, c.value, words.companyRule(c, explained.companies[i]), c.holdings, c.payouts); });
-    row("UP", "by position", words.upRule(ev, explained.up), ev.union_pacific.holdings, ev.union_pacific.payouts);
+    const unknown = { rule: "", short: "–", text: "" };  // no view: the amounts only
+    ev.companies.forEach(function (c, i) { row(c.company, c.value, explained ? words.companyRule(c, explained.companies[i]) : unknown, c.holdings, c.payouts); });
+    row("UP", "by position", explained ? words.upRule(ev, explained.up) : unknown, ev.union_pacific.holdings, ev.union_pacific.payouts);
     table.appendChild(body);
     const foot = el("tfoot");
     const sum = el("tr", { class: "sum" });

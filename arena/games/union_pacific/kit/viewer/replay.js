@@ -35,9 +35,10 @@ function viewer(match, view, board, shown) {
     resizing = setTimeout(drawn.layoutLabels, 150);
   });
   let controls = null;
-  const chart = drawCashChart(byId("cash-chart"), shown, events, words, function (i) { controls.go(i, "push"); });
+  const chart = shown ? drawCashChart(byId("cash-chart"), shown, events, words, function (i) { controls.go(i, "push"); }) : null;
   const chartLegend = byId("cash-legend");
-  chart.ids.forEach(function (id, n) {
+  if (!chart) byId("cash-chart").style.display = "none";
+  (chart ? chart.ids : []).forEach(function (id, n) {
     const item = el("span", { class: "legend-item", "data-participant": id });
     const swatch = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     swatch.setAttribute("width", "26");
@@ -62,7 +63,7 @@ function viewer(match, view, board, shown) {
     who: words.who,
     describe: words.describe,
     turnHead: function (ev) { return ev.type === "turn" ? "Turn " + ev.turn + " · " + words.who(ev.seat) : null; },
-    label: function (step, state) { return "turn " + state.turn + " · dividends paid " + state.paid; },
+    label: function (step, state) { return state ? "turn " + state.turn + " · dividends paid " + state.paid : "the stored events only"; },
     marks: marks,
     jump: { id: "btn-dividend", label: "Next dividend", title: "next dividend (D)", key: "d", is: function (ev) { return ev.type === "dividend"; } },
     bind: function (c) { controls = c; },
@@ -72,12 +73,13 @@ function viewer(match, view, board, shown) {
       return false;
     },
     render: function (step, state, ev) {
+      panels.dividend(byId("dividend-panel"), ev, view.dividends ? view.dividends[String(step)] : null);
+      panels.final(byId("final-panel"), gameEnd >= 0 && step >= gameEnd ? events[gameEnd] : null);
+      if (!state) return;  // no view: the board and the panels stay empty
       drawn.render(state);
       panels.seats(byId("seats-table"), state);
       panels.supply(byId("supply"), state);
       panels.companies(byId("companies-table"), state);
-      panels.dividend(byId("dividend-panel"), ev, view.dividends[String(step)]);
-      panels.final(byId("final-panel"), gameEnd >= 0 && step >= gameEnd ? events[gameEnd] : null);
       chart.show(step);
       chart.ids.forEach(function (id) {
         const cash = id === "imaginary" ? (state.imaginary ? state.imaginary.cash : null) : state.players[Number(id)].cash;
