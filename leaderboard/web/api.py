@@ -26,7 +26,7 @@ from leaderboard.web.data import (
     leaderboard_json,
     match_json,
     match_summary_json,
-    replay_view_json,
+    replay_view_body,
     tournament_json,
     tournaments_json,
 )
@@ -121,10 +121,10 @@ def api_replay_view(request: Request) -> Response:
     """``/api/replay-view/MATCH``: the game after each event of the match's replay (docs/web.md)."""
     web = Web.of(request)
     try:
-        data = replay_view_json(web.store, request.path_params["match_id"], web.views)
+        body = replay_view_body(web.store, request.path_params["match_id"], web.views)
     except (ReplayError, LookupError) as exc:  # the match has no step-by-step view (as decision_events is null)
         return web.api({"game": None, "frames": None, "error": str(exc)})
-    return web.api(data)
+    return Response(body, media_type="application/json")
 
 
 def api_board(request: Request) -> Response:

@@ -289,12 +289,12 @@ def match_page_json(store: Store, match_id: str, visibility: Visibility) -> dict
 
 
 
-def replay_view_json(store: Store, match_id: str, views: ViewCache,
-                     visibility: Visibility | None = None) -> dict[str, Any]:
-    """The replay viewer's steps of a match: the game after each event, as the game's engine
-    had it (its kit's ``view``, :mod:`leaderboard.web.games`).  :class:`ReplayNotPublished`
-    while the match is not public; :class:`ReplayError` (or LookupError: no viewer for the
-    game) when the replay cannot be shown."""
+def replay_view_body(store: Store, match_id: str, views: ViewCache, visibility: Visibility | None = None) -> bytes:
+    """The replay viewer's steps of a match, as JSON text: the game after each event, as the
+    game's engine had it (its kit's ``view``, :mod:`leaderboard.web.games`).  It holds game
+    state only (no names, no addresses: nothing to redact).  :class:`ReplayNotPublished` while
+    the match is not public; :class:`ReplayError` (or LookupError: no viewer for the game) when
+    the replay cannot be shown."""
     visibility = visibility if visibility is not None else Visibility(store)
     row, replay, error = _load_match(store, match_id)
     if not visibility.published(row):

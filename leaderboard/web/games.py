@@ -17,6 +17,7 @@ docs/games.md says how a game provides them.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -93,16 +94,18 @@ def board_json(game: str) -> dict[str, Any]:
 
 
 class ViewCache:
-    """The replay views of the last :data:`VIEW_CACHE` matches asked for (by match id and
-    what identifies its replay), so that stepping through pages does not re-play a match."""
+    """The replay views of the last :data:`VIEW_CACHE` matches asked for (by match id and what
+    identifies its replay), kept as the JSON text the endpoint answers (a view of a long game is
+    a few hundred frames: as text it is ten times smaller than as Python objects), so that
+    stepping between pages does not re-play a match."""
 
     def __init__(self, size: int = VIEW_CACHE) -> None:
         self.size = size
-        self._views: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._views: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, match_id: str, replay: dict[str, Any]) -> dict[str, Any]:
-        """The view of ``replay``; :class:`arena.games.base.ReplayError` when it cannot be made."""
+    def get(self, match_id: str, replay: dict[str, Any]) -> bytes:
+        """The view of ``replay`` as JSON text; :class:`arena.games.base.ReplayError` when it cannot be made."""
         game = str(replay.get("game"))
         key = (match_id, game, replay.get("seed"), len(replay.get("actions") or ()), len(replay.get("events") or ()))
         with self._lock:
@@ -113,7 +116,7 @@ class ViewCache:
         view = view_of(game)
         if view is None:
             raise LookupError(f"this Arena has no replay viewer for the game {game!r}")
-        made: dict[str, Any] = {"game": game, **view.replay_view(replay)}
+        made = json.dumps({"game": game, **view.replay_view(replay)}, separators=(",", ":")).encode()
         with self._lock:
             self._views[key] = made
             while len(self._views) > self.size:
