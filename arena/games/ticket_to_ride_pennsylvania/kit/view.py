@@ -83,24 +83,43 @@ def board() -> dict[str, Any]:
     }
 
 
-def _snapshot(state: TicketToRideState, event: dict[str, Any] | None) -> dict[str, Any]:
+def _holdings(state: TicketToRideState, p: int) -> dict[str, list[int]]:
+    companies = state.board.companies
+    return {companies[c]: list(nums) for c, nums in enumerate(state.shares[p]) if nums}
+
+
+class _Seats:
+    """Each seat's part of a snapshot, made again only when the seat changed (most events change
+    one seat or none); an unchanged seat is the same object, which the frames compare at once."""
+
+    def __init__(self) -> None:
+        self.made: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+
+    def seat(self, state: TicketToRideState, s: int) -> dict[str, Any]:
+        key = (state.trains[s], state.route_points[s], tuple(state.hands[s]), tuple(state.tickets[s]),
+               tuple(state.offers[s]), tuple(map(len, state.shares[s])))
+        found = self.made.get(s)
+        if found is not None and found[0] == key:
+            return found[1]
+        ids, names = state.board.ticket_ids, state.kind_names
+        made = {"trains": state.trains[s], "route_points": state.route_points[s],
+                "hand": {names[k]: n for k, n in enumerate(state.hands[s]) if n},
+                "tickets": [ids[t] for t in state.tickets[s]], "offer": [ids[t] for t in state.offers[s]],
+                "shares": _holdings(state, s)}
+        self.made[s] = (key, made)
+        return made
+
+
+def _snapshot(state: TicketToRideState, event: dict[str, Any] | None, seats: _Seats | None = None) -> dict[str, Any]:
+    seats = seats if seats is not None else _Seats()
     b = state.board
-    names = state.kind_names
     companies = b.companies
-
-    def holdings(p: int) -> dict[str, list[int]]:
-        return {companies[c]: list(nums) for c, nums in enumerate(state.shares[p]) if nums}
-
     return {
         "turn": state.turn,
         "seat": None if state.phase == OVER or not state.turn else state.current,
         "phase": PHASE_NAMES[state.phase],
-        "players": [{"trains": state.trains[s], "route_points": state.route_points[s],
-                     "hand": {names[k]: n for k, n in enumerate(state.hands[s]) if n},
-                     "tickets": [b.ticket_ids[t] for t in state.tickets[s]],
-                     "offer": [b.ticket_ids[t] for t in state.offers[s]],
-                     "shares": holdings(s)} for s in range(state.n)],
-        "neutral": {"shares": holdings(state.n)} if state.n == 2 else None,
+        "players": [seats.seat(state, s) for s in range(state.n)],
+        "neutral": {"shares": _holdings(state, state.n)} if state.n == 2 else None,
         "owner": [None if o < 0 else o for o in state.owner],
         "row": state._row_names(),
         "deck": len(state.deck),
@@ -116,4 +135,5 @@ def _snapshot(state: TicketToRideState, event: dict[str, Any] | None) -> dict[st
 def replay_view(replay: dict[str, Any]) -> dict[str, Any]:
     """The viewer's steps: ``frames[i]`` holds what changed at event ``i`` (frame 0: the whole
     snapshot).  Raises :class:`arena.games.base.ReplayError` when the replay does not re-play."""
-    return {"frames": event_frames(replay, _snapshot)}  # type: ignore[arg-type]
+    seats = _Seats()
+    return {"frames": event_frames(replay, lambda state, event: _snapshot(state, event, seats))}  # type: ignore[arg-type]

@@ -100,7 +100,7 @@ def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
 class _Layout:
     """Where the viewer draws each train: the starting trains on their home side, the built
     ones in the order they came (the engine knows which companies are on a section, not where
-    on it: that is the drawing's choice)."""
+    on it: that is the drawing's choice); and the seats' parts of the snapshots."""
 
     def __init__(self, state: UnionPacificState) -> None:
         b = state.board
@@ -112,6 +112,21 @@ class _Layout:
                 self.slots[s][slot] = COMPANIES[c]
                 self.start[s][slot] = True
 
+        self.seats: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+
+    def seat(self, state: UnionPacificState, s: int) -> dict[str, Any]:
+        """Seat ``s``'s part of a snapshot, made again only when it changed (an unchanged seat is
+        the same object, which the frames compare at once)."""
+        key = (state.cash[s], tuple(state.hand_shares[s]), tuple(state.hand_track[s]), tuple(state.invested[s]))
+        found = self.seats.get(s)
+        if found is not None and found[0] == key:
+            return found[1]
+        made = {"cash": state.cash[s], "hand": _counts(state.hand_shares[s], SHARE_CODES),
+                "track": _counts(state.hand_track[s], state.board.card_kinds),
+                "invested": _counts(state.invested[s], SHARE_CODES)}
+        self.seats[s] = (key, made)
+        return made
+
     def build(self, section: int, company: str) -> None:
         slots = list(self.slots[section])  # a new list: the snapshots share the ones they hold
         slots[slots.index(None)] = company
@@ -122,9 +137,7 @@ def _snapshot(state: UnionPacificState, layout: _Layout, event: dict[str, Any] |
     kinds = state.board.card_kinds
     if event is not None and event.get("type") == "build":
         layout.build(event["section"], event["company"])
-    players = [{"cash": state.cash[s], "hand": _counts(state.hand_shares[s], SHARE_CODES),
-                "track": _counts(state.hand_track[s], kinds), "invested": _counts(state.invested[s], SHARE_CODES)}
-               for s in range(state.n)]
+    players = [layout.seat(state, s) for s in range(state.n)]
     return {
         "turn": state.turn,
         "seat": None if state.phase == OVER or not state.turn else state.current,
