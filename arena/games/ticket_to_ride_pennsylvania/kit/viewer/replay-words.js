@@ -33,7 +33,7 @@ export function makeWords(replay, board) {
       case "neutral_share": return who(ev.seat) + " gives the neutral shareholder share " + ev.company + " #" + ev.number + ".";
       case "take": return who(ev.seat) + " takes the face-up " + ev.card + ".";
       case "refill": return "Face-up slot " + (ev.slot + 1) + " is refilled with " + (ev.card || "nothing") + ".";
-      case "blind": return who(ev.seat) + " draws a card from the deck.";
+      case "blind": return who(ev.seat) + " draws a card from the deck (" + ev.card + ").";
       case "refresh": return "Three locomotives face up: the row (" + ev.discarded.join(", ") + ") is discarded and laid again: " + ev.row.map(function (c) { return c || "empty"; }).join(", ") + ".";
       case "reshuffle": return "The discards are shuffled into a new deck of " + ev.order.length + " cards.";
       case "no_second_card": return who(ev.seat) + " cannot draw a second card.";
