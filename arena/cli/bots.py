@@ -9,6 +9,7 @@ from arena.cli.console import make_console
 from rich.markup import escape
 
 from arena.cli.errors import UserError
+from arena.cli.gameopt import add_game_option
 from arena.host.check import CheckStep, check_bot
 from arena.cli.options import add_isolation_options, isolation_from_args
 from arena.host.clock import Clocks
@@ -24,10 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def register_check(bot_sub: argparse._SubParsersAction) -> None:
     c = bot_sub.add_parser(
         "check", help="the compliance test to run before submitting a bot",
-        description="Start the bot, check Describe, play a few matches (2, 4 and 6 players) against in-process "
-                    "random players within the clocks with zero faults, and check that it exits on stdin EOF "
+        description="Start the bot, check Describe (it must list the game), play a few matches of the game (--game; "
+                    "its smallest, a middle and its largest table size) against "
+                    "Arena's random opponent bot processes within the clocks with zero faults, and check that it exits on stdin EOF "
                     "and on SIGTERM. Exit status 0 on PASS, 1 on FAIL.")
     c.add_argument("bot", metavar="MANIFEST|HOST:PORT", help="bot.toml (or its folder), or a running bot's address")
+    add_game_option(c)
     c.add_argument("--ready-s", type=float, default=10.0, metavar="S", help="start-up limit (default 10)")
     c.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
     c.add_argument("--bank-ms", type=int, default=10_000, metavar="N", help="time bank per match (default 10000)")
@@ -51,7 +54,7 @@ def run_check(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     report = check_bot(args.bot, log_dir=args.logs, ready_timeout=args.ready_s, clocks=clocks, seed=args.seed,
-                       progress=show, policy=isolation_from_args(args))
+                       progress=show, policy=isolation_from_args(args), game=args.game)
     if report.log_path is not None:
         console.print(f"bot log: {report.log_path}")
     failed = report.failed
