@@ -2,6 +2,13 @@
 
 The match runner produces it, the store writes it in one transaction, the ratings
 read the places from it.  Plain frozen dataclasses, JSON-ready, no I/O.
+
+Results are the same for every game: the participants of a match are its seats (bots)
+and the game's reference participants (``GameSpec.reference(players)``: Union Pacific's
+imaginary shareholder at a two-player table), each with a score (what the game's spec
+calls ``score_name``, in ``score_unit``) and a place (1 is best, equal scores share one).
+In ratings and standings a reference participant is named ``(NAME)``
+(:func:`reference_participant`): a bot version is always ``NAME@NUMBER``, so the two never meet.
 """
 
 from __future__ import annotations
@@ -57,14 +64,39 @@ class Fault:
         )
 
 
+def reference_participant(name: str) -> str:
+    """How ratings, standings and pages name the game's reference participant ``name``:
+    ``"(imaginary)"`` for ``"imaginary"``."""
+    return f"({name})"
+
+
+def is_reference_participant(participant: str) -> bool:
+    """Whether a rated participant is a game's reference participant (not a bot version)."""
+    return len(participant) > 2 and participant.startswith("(") and participant.endswith(")")
+
+
 @dataclass(frozen=True)
 class SeatResult:
     seat: int
     bot: str  # the bot's registered name (unique key in the store)
-    cash: int
-    place: int  # 1 is best; a forfeited seat is placed last whatever its cash
+    score: int  # the game's score (Union Pacific: cash in $; Ticket to Ride: points)
+    place: int  # 1 is best; a forfeited seat is placed last whatever its score
     forfeited: bool = False
     faults: tuple[Fault, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReferenceResult:
+    """A reference participant's result: one of the game's ``reference(players)`` names."""
+
+    name: str  # as the game's spec names it, e.g. "imaginary"
+    score: int
+    place: int
+
+    @property
+    def participant(self) -> str:
+        """Its name in ratings and standings: ``(NAME)``."""
+        return reference_participant(self.name)
 
 
 @dataclass(frozen=True)
@@ -79,12 +111,17 @@ class MatchRecord:
     replay: dict[str, Any]
     started_at: float  # Unix time, measured by the host
     duration_s: float
-    # Two-player game only: the imaginary shareholder's cash and place, and for
-    # every real seat whether the imaginary shareholder finished ahead of it.
-    imaginary: dict[str, Any] | None = None
+    #: The game's reference participants at this table (often none), in the spec's order.
+    references: tuple[ReferenceResult, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def places(self) -> dict[str, int]:
-        """Bot name -> place, the input the ratings use."""
+        """Bot name -> place (the seats only)."""
         return {s.bot: s.place for s in self.seats}
+
+    @property
+    def rated_places(self) -> dict[str, int]:
+        """Every participant -> place, the input the ratings use: the seats' bots and the
+        reference participants as ``(NAME)``."""
+        return {**self.places, **{r.participant: r.place for r in self.references}}

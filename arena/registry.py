@@ -27,12 +27,11 @@ from arena.botfiles import (
     verify_frozen,
 )
 from arena.errors import UserError
+from arena.games.registry import DEFAULT_GAME
 from arena.host.check import CheckReport, CheckStep, check_bot
 from arena.host.manifest import BotSpec, ManifestError, load_manifest, parse_bot_spec
 from arena.host.sandbox import IsolationPolicy
-from leaderboard.errors import UnknownBotError, VersionExists
-from leaderboard.rows import BotRow
-from leaderboard.store import Store
+from arena.sinks import BotRow, ResultStore, UnknownBotError, VersionExists
 
 __all__ = ["AlreadyRegistered", "changed_since_registration", "files_dir_of", "parse_spec", "register_bot",
            "spec_for"]
@@ -58,7 +57,7 @@ def parse_spec(text: str) -> BotSpec:
         raise UserError(str(exc)) from None
 
 
-def files_dir_of(store: Store) -> Path:
+def files_dir_of(store: ResultStore) -> Path:
     """Where this store's frozen copies go (see :func:`arena.botfiles.default_files_dir`)."""
     return default_files_dir(store.sqlite_path)
 
@@ -112,7 +111,7 @@ def changed_since_registration(row: BotRow) -> bool:
         return True
 
 
-def _current(store: Store, name: str) -> BotRow | None:
+def _current(store: ResultStore, name: str) -> BotRow | None:
     if "@" in name:
         return None  # refused by the store, with the reason, when it is added
     try:
@@ -128,7 +127,7 @@ def _already(row: BotRow) -> AlreadyRegistered:
 
 
 def register_bot(
-    store: Store,
+    store: ResultStore,
     text: str,
     *,
     log_dir: Path,
@@ -137,8 +136,11 @@ def register_bot(
     policy: IsolationPolicy | None = None,
     files_dir: Path | None = None,
     on_check: Callable[[], None] | None = None,
+    game: str = DEFAULT_GAME,
 ) -> tuple[BotRow, CheckReport | None]:
     """Check a bot and store it as a new version; a bot that fails the check is refused with the reason.
+
+    The check plays ``game`` (the bot must list it in Describe).
 
     A manifest bot's folder is copied into ``files_dir`` (default :func:`files_dir_of`)
     first, and the check runs on the copy, which the new version then plays.
@@ -149,7 +151,7 @@ def register_bot(
     policy = policy if policy is not None else IsolationPolicy.sandbox()
     if spec.manifest is None:
         return _register_address(store, spec, log_dir=log_dir, check=check, progress=progress, policy=policy,
-                                 on_check=on_check)
+                                 on_check=on_check, game=game)
     source = spec.manifest
     if "@" in source.name:
         raise UserError(f"{source.path}: the bot name {source.name!r} contains '@', which separates a bot's name "
@@ -166,7 +168,8 @@ def register_bot(
         if check:
             if on_check is not None:
                 on_check()
-            report = check_bot(BotSpec(manifest=copy.manifest), log_dir=log_dir, progress=progress, policy=policy)
+            report = check_bot(BotSpec(manifest=copy.manifest), log_dir=log_dir, progress=progress, policy=policy,
+                               game=game)
             if not report.passed:
                 failed = report.failed
                 reason = f"{failed.name}: {failed.detail}" if failed else "the check did not run"
@@ -190,9 +193,9 @@ def register_bot(
     return row, report
 
 
-def _register_address(store: Store, spec: BotSpec, *, log_dir: Path, check: bool,
+def _register_address(store: ResultStore, spec: BotSpec, *, log_dir: Path, check: bool,
                       progress: Callable[[CheckStep], None] | None, policy: IsolationPolicy,
-                      on_check: Callable[[], None] | None) -> tuple[BotRow, CheckReport | None]:
+                      on_check: Callable[[], None] | None, game: str) -> tuple[BotRow, CheckReport | None]:
     """A bot at an address: its Describe reply names it; a new address or version is a new version.
 
     The host cannot freeze a bot that runs elsewhere: its owner decides what answers there.
@@ -201,7 +204,7 @@ def _register_address(store: Store, spec: BotSpec, *, log_dir: Path, check: bool
     if check:
         if on_check is not None:
             on_check()
-        report = check_bot(spec, log_dir=log_dir, progress=progress, policy=policy)
+        report = check_bot(spec, log_dir=log_dir, progress=progress, policy=policy, game=game)
         if not report.passed:
             failed = report.failed
             reason = f"{failed.name}: {failed.detail}" if failed else "the check did not run"

@@ -27,16 +27,15 @@ from arena.host.match import MatchCancelled, run_match
 from arena.host.process import BotPool
 from arena.host.sandbox import IsolationPolicy, SandboxUnavailable, require_sandbox
 from arena.matchids import new_match_id
-from arena.records import MatchRecord
+from arena.records import MatchRecord, is_reference_participant
 from arena.registry import spec_for
 from arena.scheduler.executor import AlreadyStored, ExecutionSummary, Outcome, execute
 from arena.scheduler.pairings import Pairing
 from arena.scheduler.sprt_deals import Deal, SprtEntrants, deal, deal_scores
 from arena.stats.sprt import Decision, SequentialTest, SprtParameters, SprtState
-from arena.tournaments import GAME, TournamentConfig, new_tournament_key, spares_per_bot
-from leaderboard.errors import AlreadyRecorded
-from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus, participant_name, split_participant
-from leaderboard.store import Store
+from arena.games import DEFAULT_GAME
+from arena.tournaments import TournamentConfig, new_tournament_key, spares_per_bot
+from arena.sinks import AlreadyRecorded, ResultStore, TournamentStatus, participant_name, split_participant
 
 FORMAT = "sprt"
 
@@ -126,14 +125,14 @@ class SprtConfig:
             raise UserError(f"the stored SPRT configuration is unusable ({exc!r})") from None
 
 
-def create_sprt(store: Store, config: SprtConfig, seed: int | None = None) -> int:
+def create_sprt(store: ResultStore, config: SprtConfig, seed: int | None = None) -> int:
     """Store a new SPRT; its secret key is ``seed`` or a fresh random one (as for tournaments,
     an explicit seed makes every deal predictable: local runs only)."""
     if seed is None:
         seed = new_tournament_key()
     elif not -(2**63) <= seed < 2**63:
         raise UserError(f"--seed must fit in a signed 64-bit integer, got {seed}")
-    return store.create_tournament(GAME, config.to_json(), seed)
+    return store.create_tournament(DEFAULT_GAME, config.to_json(), seed)  # SPRTs play Union Pacific only, for now
 
 
 @dataclass(frozen=True)
@@ -241,25 +240,22 @@ class SprtProgress:
 
 def places_of(record: MatchRecord) -> dict[str, int]:
     """A match's finishing order: bot name -> place (the seats name versions, ``NAME@N``: one
-    version of each bot plays an SPRT), and the imaginary shareholder's place if any."""
-    places = {_bot_name(s.bot): s.place for s in record.seats}
-    if record.imaginary is not None:
-        places[IMAGINARY_PARTICIPANT] = int(record.imaginary["place"])
-    return places
+    version of each bot plays an SPRT), and the game's reference participants' places (``(NAME)``)."""
+    return {_bot_name(who): place for who, place in record.rated_places.items()}
 
 
-def stored_places(store: Store, tournament_id: int) -> dict[int, dict[str, int]]:
+def stored_places(store: ResultStore, tournament_id: int) -> dict[int, dict[str, int]]:
     """Schedule index -> finishing order (bot name -> place) of every stored match of the tournament."""
     return {m.order[1]: {_bot_name(who): place for who, place in m.places.items()}
             for m in store.rated_matches(tournament_id)}
 
 
 def _bot_name(participant: str) -> str:
-    parts = None if participant == IMAGINARY_PARTICIPANT else split_participant(participant)
+    parts = None if is_reference_participant(participant) else split_participant(participant)
     return participant if parts is None else parts[0]
 
 
-def load_progress(store: Store, tournament_id: int) -> tuple[SprtConfig, SprtProgress]:
+def load_progress(store: ResultStore, tournament_id: int) -> tuple[SprtConfig, SprtProgress]:
     row = store.get_tournament(tournament_id)
     if not is_sprt(row.config):
         raise UserError(f"tournament {tournament_id} is not an SPRT")
@@ -278,7 +274,7 @@ class SprtSummary:
         return self.report.finished and not self.failed
 
 
-def _check_frozen(store: Store, config: SprtConfig) -> dict[str, Any]:
+def _check_frozen(store: ResultStore, config: SprtConfig) -> dict[str, Any]:
     rows = {}
     for name in config.bots:
         if name in config.versions:  # the version the test started with (its files are checked by spec_for)
@@ -294,7 +290,7 @@ def _check_frozen(store: Store, config: SprtConfig) -> dict[str, Any]:
 
 
 def run_sprt(
-    store: Store,
+    store: ResultStore,
     tournament_id: int,
     *,
     concurrency: int | None = None,
@@ -336,7 +332,7 @@ def run_sprt(
         # NEW and OLD sit at every table: as many spares as a gauntlet's candidate
         spares = spares_per_bot(TournamentConfig(bots=shared.bots, table_sizes=shared.table_sizes,
                                                  gauntlet=config.candidate), workers, policy)
-        with BotPool(log_dir=log_dir, policy=policy, game=GAME, spares=spares) as pool:
+        with BotPool(log_dir=log_dir, policy=policy, game=DEFAULT_GAME, spares=spares) as pool:
             pool.prepare(list({id(s): s for s in specs.values()}.values()))
 
             def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:

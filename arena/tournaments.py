@@ -25,12 +25,16 @@ from arena.records import MatchRecord
 from arena.registry import AlreadyRegistered, changed_since_registration, register_bot
 from arena.scheduler.executor import ExecutionSummary, Outcome
 from arena.scheduler.pairings import Pairing, generate_schedule
-from leaderboard.errors import UnknownBotError
-from leaderboard.rows import BotRow, participant_name
-from leaderboard.store import Store
-
-GAME = "union_pacific"
-
+from arena.games import DEFAULT_GAME, game_spec
+from arena.sinks import (
+    DEFAULT_LEASE_S,
+    BotRow,
+    ResultStore,
+    TournamentRow,
+    UnknownBotError,
+    WorkerId,
+    participant_name,
+)
 
 @dataclass(frozen=True)
 class TournamentConfig:
@@ -38,6 +42,9 @@ class TournamentConfig:
     table_sizes: tuple[int, ...]
     rounds: int = 1
     variant: str = "standard"
+    #: The game played (a registered name); its spec says the table sizes and variants, and
+    #: every bot must list it among its games (Describe).  The tournament row keeps it too.
+    game: str = DEFAULT_GAME
     concurrency: int = 2
     decision_ms: int = 1000
     bank_ms: int = 10_000
@@ -62,6 +69,7 @@ class TournamentConfig:
         data = asdict(self)
         data["bots"] = list(self.bots)
         data["table_sizes"] = list(self.table_sizes)
+        data.pop("game")  # the tournament row's column says it (config_of puts it back)
         if not self.versions:
             del data["versions"]
         return data
@@ -76,7 +84,8 @@ class TournamentConfig:
                        publish_deals=bool(data.get("publish_deals", False)),
                        isolation=dict(data.get("isolation") or {"level": "sandbox"}),
                        gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
-                       versions={str(k): int(v) for k, v in (data.get("versions") or {}).items()})
+                       versions={str(k): int(v) for k, v in (data.get("versions") or {}).items()},
+                       game=str(data.get("game", DEFAULT_GAME)))
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"the stored tournament configuration is unusable ({exc!r})") from None
 
@@ -93,12 +102,12 @@ class TournamentConfig:
                            max_faults=self.max_faults)
 
 
-def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
+def resolve_bots(store: ResultStore, entries: Sequence[str], *, log_dir: Path,
                  on_register: Callable[[str], None] | None = None,
-                 policy: IsolationPolicy | None = None) -> list[BotRow]:
+                 policy: IsolationPolicy | None = None, game: str = DEFAULT_GAME) -> list[BotRow]:
     """The version of each entry that plays: a registered name is its current version
-    (``NAME@NUMBER`` one version); a manifest path (or folder) is checked and registered
-    first when its files are not the current version's (a new bot, or a new version)."""
+    (``NAME@NUMBER`` one version); a manifest path (or folder) is checked (playing ``game``)
+    and registered first when its files are not the current version's (a new bot, or a new version)."""
     rows: list[BotRow] = []
     for entry in entries:
         try:
@@ -109,7 +118,7 @@ def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
                 raise UserError(f"no bot named {entry!r} is registered, and it is not a manifest path "
                                 "(see 'arena bot list', or pass a bot.toml)") from None
             try:
-                row, _ = register_bot(store, entry, log_dir=log_dir, policy=policy,
+                row, _ = register_bot(store, entry, log_dir=log_dir, policy=policy, game=game,
                                       on_check=(lambda: on_register(entry)) if on_register else None)
             except AlreadyRegistered as same:
                 row = same.row
@@ -122,10 +131,15 @@ def resolve_bots(store: Store, entries: Sequence[str], *, log_dir: Path,
     return rows
 
 
+def config_of(row: TournamentRow) -> TournamentConfig:
+    """A stored tournament's configuration, its game from the tournament row."""
+    return TournamentConfig.from_json({**row.config, "game": row.game})
+
+
 def schedule_of(config: TournamentConfig, seed: int) -> list[Pairing]:
     try:
         return generate_schedule(list(config.bots), list(config.table_sizes), config.rounds, seed, config.variant,
-                                 gauntlet=config.gauntlet)
+                                 gauntlet=config.gauntlet, game=config.game)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -137,7 +151,7 @@ def new_tournament_key() -> int:
     return secrets.randbits(63)
 
 
-def create_tournament(store: Store, config: TournamentConfig, seed: int | None = None) -> int:
+def create_tournament(store: ResultStore, config: TournamentConfig, seed: int | None = None) -> int:
     """Store a new tournament and its schedule (every match planned); its key (the seed all deck seeds derive from) is ``seed``,
     or a fresh secret one when None.  An explicit seed makes every deal predictable to
     anyone who knows it: for local runs only."""
@@ -148,15 +162,15 @@ def create_tournament(store: Store, config: TournamentConfig, seed: int | None =
     schedule_of(config, seed)  # refuse a configuration that has no valid schedule
     if config.concurrency < 1:
         raise UserError(f"--concurrency must be at least 1, got {config.concurrency}")
-    tournament_id = store.create_tournament(GAME, config.to_json(), seed)
+    tournament_id = store.create_tournament(config.game, config.to_json(), seed)
     plan_tournament(store, tournament_id)  # the schedule as rows that workers claim
     return tournament_id
 
 
-def pending(store: Store, tournament_id: int) -> tuple[TournamentConfig, list[Pairing], list[Pairing]]:
+def pending(store: ResultStore, tournament_id: int) -> tuple[TournamentConfig, list[Pairing], list[Pairing]]:
     """The configuration, the whole schedule and what is left of it."""
     row = store.get_tournament(tournament_id)
-    config = TournamentConfig.from_json(row.config)
+    config = config_of(row)
     schedule = schedule_of(config, row.seed)
     done = store.stored_schedule_indexes(tournament_id)
     return config, schedule, [p for p in schedule if p.index not in done]
@@ -181,15 +195,13 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
-def plan_tournament(store: Store, tournament_id: int) -> int:
+def plan_tournament(store: ResultStore, tournament_id: int) -> int:
     """Store the tournament's schedule as queue rows (those missing; idempotent); returns how
     many were added.  A tournament stored before the queue existed is planned here, its
     stored matches counted as done."""
-    from leaderboard.queue import MatchQueue
-
     row = store.get_tournament(tournament_id)
-    schedule = schedule_of(TournamentConfig.from_json(row.config), row.seed)
-    queue = MatchQueue(store)
+    schedule = schedule_of(config_of(row), row.seed)
+    queue = store.queue()
     return queue.plan(tournament_id, [(p.index, p.round, p.table_size) for p in schedule])
 
 
@@ -204,7 +216,7 @@ def seats_to_play(todo: list[Pairing], specs: dict[str, BotSpec]) -> dict[str, i
 
 
 def run_tournament(
-    store: Store,
+    store: ResultStore,
     tournament_id: int,
     *,
     concurrency: int | None = None,
@@ -240,11 +252,10 @@ def run_tournament(
     claims are released, and :class:`Stopped` is raised.
     """
     from arena.worker import Worker, WorkerOptions
-    from leaderboard.queue import DEFAULT_LEASE_S, MatchQueue, WorkerId
 
-    config = TournamentConfig.from_json(store.get_tournament(tournament_id).config)
+    config = config_of(store.get_tournament(tournament_id))
     plan_tournament(store, tournament_id)
-    queue = MatchQueue(store)
+    queue = store.queue()
     queue.retry_failed(tournament_id)
     if on_notice is not None:
         for name in config.bots:

@@ -2,7 +2,7 @@
 
 ``arena worker`` runs one on any machine that reaches the database; ``arena tournament
 run`` and ``resume`` run one locally.  ``concurrency`` slots each loop: claim the next
-match with a lease (:class:`leaderboard.queue.MatchQueue`), play it on this machine's
+match with a lease (the store's queue, :class:`arena.sinks.MatchQueueSink`), play it on this machine's
 bot processes while a task renews the lease, record the result and replay in one
 transaction that checks the lease is still this worker's, claim the next.
 
@@ -34,6 +34,7 @@ from typing import Any
 import trio
 
 from arena.errors import UserError
+from arena.games import DEFAULT_GAME, get_game
 from arena.host.match import MatchCancelled, MatchConfig, run_match
 from arena.host.manifest import BotSpec
 from arena.host.process import BotPool, BotStartError
@@ -43,11 +44,7 @@ from arena.records import MatchRecord
 from arena.registry import spec_for
 from arena.scheduler.executor import Outcome
 from arena.scheduler.pairings import Pairing
-from leaderboard.queue import DEFAULT_LEASE_S, Lease, MatchQueue, RecordOutcome, WorkerId, is_unavailable
-from leaderboard.rows import BotRow
-from leaderboard.store import Store
-
-GAME = "union_pacific"
+from arena.sinks import DEFAULT_LEASE_S, BotRow, Lease, RecordOutcome, ResultStore, WorkerId
 
 
 @dataclass(frozen=True)
@@ -94,6 +91,7 @@ class _Tournament:
     match_config: MatchConfig
     policy: IsolationPolicy
     pool: BotPool
+    game: str = DEFAULT_GAME  # its name (the registry builds the game)
 
 
 def relocate(row: BotRow, bot_files: Path | None) -> BotRow:
@@ -123,7 +121,7 @@ def local_spec(row: BotRow, bot_files: Path | None) -> BotSpec:
 
 
 class Worker:
-    def __init__(self, store: Store, worker_id: WorkerId, options: WorkerOptions, *,
+    def __init__(self, store: ResultStore, worker_id: WorkerId, options: WorkerOptions, *,
                  cancel: threading.Event | None = None,
                  on_done: Callable[[Outcome[MatchRecord]], None] | None = None,
                  on_notice: Callable[[str], None] | None = None,
@@ -131,7 +129,7 @@ class Worker:
         self.store = store
         self.id = worker_id
         self.options = options
-        self.queue = MatchQueue(store, worker_id, lease_s=options.lease_s)
+        self.queue = store.queue(worker_id, lease_s=options.lease_s)
         self.cancel = cancel if cancel is not None else threading.Event()
         self.on_done = on_done
         self.on_notice = on_notice or (lambda text: None)
@@ -150,7 +148,7 @@ class Worker:
             try:
                 return call()
             except Exception as exc:  # noqa: BLE001 - only an unreachable database is retried
-                if not is_unavailable(exc):
+                if not self.queue.is_unavailable(exc):
                     raise
                 limit = self.options.db_wait_s if patient else 5.0
                 if limit is not None and waited >= limit:
@@ -168,13 +166,13 @@ class Worker:
     # -- tournaments ------------------------------------------------------------------
 
     def _load(self, tournament_id: int) -> _Tournament:
-        from arena.tournaments import TournamentConfig, schedule_of, seats_to_play, spares_per_bot
+        from arena.tournaments import config_of, schedule_of, seats_to_play, spares_per_bot
 
         with self._loading:
             if tournament_id in self._tournaments:
                 return self._tournaments[tournament_id]
             row = self._db(lambda: self.store.get_tournament(tournament_id))
-            config = TournamentConfig.from_json(row.config)
+            config = config_of(row)
             schedule = schedule_of(config, row.seed)
             rows = {name: self._db(lambda n=name: self.store.get_bot(config.participant(n))) for name in config.bots}
             specs = {name: local_spec(r, self.options.bot_files) for name, r in rows.items()}
@@ -189,7 +187,7 @@ class Worker:
                 if self.on_bot_failure is not None:
                     self.on_bot_failure(spec.label, str(exc), pool.log_path(spec))
 
-            pool = BotPool(log_dir=self.options.log_dir, policy=policy, game=GAME,
+            pool = BotPool(log_dir=self.options.log_dir, policy=policy, game=config.game,
                            spares=spares_per_bot(config, self.options.concurrency, policy),
                            on_start_failure=failed_to_start)
             pool.__enter__()
@@ -202,7 +200,7 @@ class Worker:
                 raise
             loaded = _Tournament(tournament_id, {p.index: p for p in schedule}, specs,
                                  {name: r.participant for name, r in rows.items()}, config.match_config(),
-                                 policy, pool)
+                                 policy, pool, config.game)
             self._tournaments[tournament_id] = loaded
             return loaded
 
@@ -344,7 +342,7 @@ class Worker:
         return run_match(loaded.pool, [loaded.specs[name] for name in pairing.seats], seed=pairing.seed,
                          variant=pairing.variant, match_id=new_match_id(),
                          names=[loaded.names[name] for name in pairing.seats], config=loaded.match_config,
-                         cancel=self.cancel)
+                         cancel=self.cancel, game=get_game(loaded.game))
 
     async def _renew(self, current: list[Lease]) -> None:
         """Renew the lease every third of its length while the match plays; a lost lease is

@@ -3,8 +3,8 @@
 For two participants A and B, every match where both took part counts once: A
 finished ahead of B, behind it, or shared its place.  A's score against B is the
 share of those matches A finished ahead, a shared place counting half, as in a
-chess cross-table.  The reference participant (the imaginary shareholder) is a
-participant like the others.
+chess cross-table.  A game's reference participants (Union Pacific's imaginary shareholder) are
+participants like the others.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from arena import sinks
+
 
 class StoreError(Exception):
     """Base class of everything the store raises on purpose."""
@@ -15,19 +17,15 @@ class BotNameError(StoreError, ValueError):
     """A bot name that cannot be registered: empty, reserved, or with '@' in it."""
 
 
-class UnknownBotError(StoreError, LookupError):
+class UnknownBotError(StoreError, sinks.UnknownBotError):
     """No (active) bot has that name (or no such version)."""
 
 
-class VersionExists(StoreError):
+class VersionExists(StoreError, sinks.VersionExists):
     """The bot's current version has these very files: no new version was registered.
 
     ``row`` is that version (a :class:`leaderboard.rows.BotRow`).
     """
-
-    def __init__(self, message: str, row: object) -> None:
-        super().__init__(message)
-        self.row = row
 
 
 class UnknownTournamentError(StoreError, LookupError):
@@ -38,7 +36,7 @@ class UnknownMatchError(StoreError, LookupError):
     """No match has that id."""
 
 
-class AlreadyRecorded(StoreError):
+class AlreadyRecorded(StoreError, sinks.AlreadyRecorded):
     """The match (same tournament and schedule index, or same match id) is stored already.
 
     :meth:`leaderboard.store.Store.record_match` raises it instead of storing a

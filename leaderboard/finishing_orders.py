@@ -21,9 +21,12 @@ from typing import Any
 
 import numpy as np
 
-#: The participant key of the two-player game's imaginary shareholder: a reference
-#: participant, rated like the others but not counted in the mean of 1500.
-REFERENCE = "(imaginary shareholder)"
+from arena.records import is_reference_participant, reference_participant
+
+#: A game's reference participants (``(NAME)``: Union Pacific's ``(imaginary)`` shareholder at
+#: a table of two) are rated like the others but not counted in the mean of 1500.
+#: ``REFERENCE`` is the one the synthetic matches and the benchmarks use.
+REFERENCE = reference_participant("reference")
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class RatedMatch:
     @property
     def table_size(self) -> int:
         """Seats at the table: the participants other than the reference participant."""
-        return sum(1 for name in self.places if name != REFERENCE)
+        return sum(1 for name in self.places if not is_reference_participant(str(name)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,7 +133,7 @@ class FinishingOrders:
                 place=np.take_along_axis(place, order, axis=1),
                 cluster=cluster_all[rows],
             ))
-        real = np.array([name != REFERENCE for name in names], dtype=bool)
+        real = np.array([not is_reference_participant(str(name)) for name in names], dtype=bool)
         if not real.any():
             real[:] = True  # only the reference took part: centre it instead
         return cls(names=names, real=real, clusters=len(cluster_of), blocks=tuple(blocks), matches=len(matches))

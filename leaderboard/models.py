@@ -167,9 +167,6 @@ class Match(SQLModel, table=True):
     duration_s: float
     replay_z: bytes = Field(sa_type=LargeBinary)  # the replay's JSON text, zlib-compressed
     extra_json: str = Field(sa_type=Text)
-    # two-player game only
-    imaginary_cash: int | None = None
-    imaginary_place: int | None = None
 
 
 class MatchCount(SQLModel, table=True):
@@ -210,21 +207,35 @@ class Seat(SQLModel, table=True):
     seat: int = Field(primary_key=True)
     bot_id: int = Field(foreign_key="bots.id", index=True)
     bot_version_id: int
-    cash: int
+    score: int  # the game's score (its spec's score_name: Union Pacific's cash, Ticket to Ride's points)
     place: int
     forfeited: bool
     faults_json: str = Field(sa_type=Text)  # list of Fault.to_json()
     fault_count: int
-    behind_imaginary: bool | None = None  # two-player game only
+
+
+class MatchReference(SQLModel, table=True):
+    """A reference participant's result in one match: one of the game's
+    ``GameSpec.reference(players)`` (Union Pacific's imaginary shareholder at a table of
+    two), with a score and a place like a seat, but no bot (revision 0005_generic_results)."""
+
+    __tablename__ = "match_references"
+
+    match_id: str = Field(foreign_key="matches.id", primary_key=True)
+    name: str = Field(primary_key=True)  # as the game's spec names it, e.g. "imaginary"
+    score: int
+    place: int
 
 
 def _scope_indexes(table: str, columns: tuple[str, ...]) -> tuple[Index, Index]:
-    """Unique per scope: overall rows have tournament_id NULL, which a plain UNIQUE ignores."""
+    """Unique per scope: overall rows (one set per game) have tournament_id NULL, which a
+    plain UNIQUE ignores."""
     overall = text("tournament_id IS NULL")
     per_tournament = text("tournament_id IS NOT NULL")
     return (
         Index(
             f"uq_{table}_overall",
+            "game",
             *columns,
             unique=True,
             sqlite_where=overall,
@@ -242,14 +253,15 @@ def _scope_indexes(table: str, columns: tuple[str, ...]) -> tuple[Index, Index]:
 
 
 class RatingSnapshot(SQLModel, table=True):
-    """A participant's rating in one scope: a tournament, or overall (tournament_id NULL)."""
+    """A participant's rating in one scope: a tournament, or overall in one game (tournament_id NULL)."""
 
     __tablename__ = "rating_snapshots"
     __table_args__ = _scope_indexes("rating_snapshots", ("participant",))
 
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int | None = Field(default=None, foreign_key="tournaments.id")
-    participant: str  # a bot version, NAME@NUMBER, or rows.IMAGINARY_PARTICIPANT
+    game: str  # ratings are per game (a tournament's rows: its game)
+    participant: str  # a bot version, NAME@NUMBER, or a reference participant, (NAME)
     elo: float
     ci_low: float | None = None
     ci_high: float | None = None
@@ -268,6 +280,7 @@ class RatingHistory(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int | None = Field(default=None, foreign_key="tournaments.id")
+    game: str
     match_id: str = Field(foreign_key="matches.id")
     participant: str
     elo: float

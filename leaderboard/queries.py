@@ -42,6 +42,7 @@ from leaderboard.store_core import (
     _find_tournament,
     _find_version,
     _load_json,
+    NO_PARTICIPANTS,
     _load_seats,
     _match_row,
     _tournament_row,
@@ -105,6 +106,15 @@ def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
     return exists().where(col(Seat.match_id) == col(Match.id), mine)
 
 
+def games_played(store: Store, participant: str) -> list[str]:
+    """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name."""
+    with store.read_session() as session:
+        played = _played_by(session, participant)
+        return sorted(session.exec(
+            select(col(Tournament.game)).join(Match, col(Match.tournament_id) == col(Tournament.id))
+            .where(played).distinct()).all())
+
+
 def match_page(store: Store, *, tournament_id: int | None = None, bot: str | None = None,
                limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> Page[MatchRow]:
     """Matches newest first (start time, then id), with seats but without replays: at most
@@ -136,7 +146,7 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
         more = len(found) > limit
         found = found[:limit]
         seats = _load_seats(session, [m.id for m, _ in found])
-    rows = [_match_row(m, game, seats.get(m.id, ()), None) for m, game in found]
+    rows = [_match_row(m, game, seats.get(m.id, NO_PARTICIPANTS), None) for m, game in found]
     following = _encode("match", rows[-1].started_at.isoformat(), rows[-1].id) if more and rows else None
     return Page(rows, following)
 
@@ -153,7 +163,7 @@ def match_without_replay(store: Store, match_id: str) -> MatchRow:
         if found is None:
             raise UnknownMatchError(f"no match with id {match_id!r}")
         seats = _load_seats(session, [match_id])
-    return _match_row(found[0], found[1], seats.get(match_id, ()), None)
+    return _match_row(found[0], found[1], seats.get(match_id, NO_PARTICIPANTS), None)
 
 
 @dataclass(frozen=True)

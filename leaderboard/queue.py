@@ -27,14 +27,12 @@ tournament runner talks to it through the small interface below.
 from __future__ import annotations
 
 import os
-import socket
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy import and_, exists, func, or_, update
@@ -46,15 +44,13 @@ from arena.records import MatchRecord
 from leaderboard.database import writer
 from leaderboard.errors import AlreadyRecorded, StoreError
 from leaderboard.models import ExcludedWorker, QueuedMatch, Tournament, WorkerEvent
+from arena.sinks import DEFAULT_LEASE_S, Lease, RecordOutcome, WorkerId, WorkLeft
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store, insert_match
 from leaderboard.store_core import _find_tournament
 
 __all__ = ["DEFAULT_LEASE_S", "DatabaseUnavailable", "Lease", "MatchQueue", "QueueProgress", "RecordOutcome",
            "WorkLeft", "WorkerId", "WorkerProgress"]
-
-#: How long a claim holds before another worker may take the match over (renewed while it plays).
-DEFAULT_LEASE_S = 60.0
 
 PLANNED, CLAIMED, DONE, FAILED = "planned", "claimed", "done", "failed"
 
@@ -63,59 +59,6 @@ T = TypeVar("T")
 
 class DatabaseUnavailable(StoreError):
     """The database cannot be reached right now (restarting, network cut): try again later."""
-
-
-@dataclass(frozen=True)
-class WorkerId:
-    """Who plays: the machine's name and a worker id unique on it (``HOST/ID``)."""
-
-    host: str
-    name: str
-    pid: int = field(default_factory=os.getpid)
-
-    @classmethod
-    def make(cls, name: str | None = None, host: str | None = None) -> "WorkerId":
-        host = (host or socket.gethostname() or "localhost").strip()
-        name = (name or f"w{os.getpid()}").strip()
-        for what, value in (("host name", host), ("worker id", name)):
-            if not value or "/" in value or len(value) > 100 or not value.isprintable():
-                raise ValueError(f"a worker's {what} must be 1-100 printable characters without '/', got {value!r}")
-        return cls(host, name)
-
-    @property
-    def label(self) -> str:
-        return f"{self.host}/{self.name}"
-
-
-@dataclass(frozen=True)
-class Lease:
-    """A claimed match: the worker plays ``schedule_index`` of ``tournament_id`` until ``until``."""
-
-    tournament_id: int
-    schedule_index: int
-    round: int
-    token: str
-    until: datetime
-    taken_over_from: str | None = None  # the worker whose expired (or orphaned) claim this took over
-
-
-class RecordOutcome(StrEnum):
-    RECORDED = "recorded"  # stored now, by this lease
-    LATE = "late"  # refused: the lease was taken over (logged as a late_result event)
-    ALREADY = "already"  # refused: the match was stored already (not through this lease)
-
-
-@dataclass(frozen=True)
-class WorkLeft:
-    planned: int  # claimable now
-    claimed: int  # held by a live lease (may come back if it expires)
-    failed: int  # the host could not finish them: re-queued by 'resume' (--retry-failed)
-    done: int
-
-    @property
-    def open(self) -> bool:
-        """Whether anything may still be played (now, or when a lease expires)."""
-        return self.planned > 0 or self.claimed > 0
 
 
 @dataclass(frozen=True)
@@ -523,6 +466,11 @@ class MatchQueue:
                 query = query.where(col(WorkerEvent.kind) == kind)
             return [{"at": e.at.isoformat(), "worker": e.worker, "kind": e.kind, "schedule_index": e.schedule_index,
                      "detail": e.detail} for e in session.exec(query.order_by(col(WorkerEvent.id)))]
+
+    @staticmethod
+    def is_unavailable(exc: BaseException) -> bool:
+        """Whether ``exc`` (from the store or the queue) says the database cannot be reached now."""
+        return is_unavailable(exc)
 
     def match_workers(self, tournament_id: int) -> dict[int, tuple[str | None, str | None, str]]:
         """schedule index -> (worker, isolation, status) of every planned row."""

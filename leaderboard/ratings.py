@@ -31,6 +31,7 @@ from leaderboard import plackett_luce
 from leaderboard.finishing_orders import (
     REFERENCE,
     FinishingOrders,
+    is_reference_participant,
     RatedMatch,
     canonical_order,
     check_unique_keys,
@@ -115,7 +116,7 @@ def fit(matches: Iterable[RatedMatch] | FinishingOrders, *, bootstrap: int = 200
         bounds = [(None, None)] * len(orders.names)
     ratings = {
         name: Rating(name=name, elo=float(elo[i]), ci_low=bounds[i][0], ci_high=bounds[i][1],
-                     reference=name == REFERENCE)
+                     reference=is_reference_participant(str(name)))
         for i, name in enumerate(orders.names)
     }
     return RatingFit(ratings=ratings, resamples=int(bootstrap), method=result.method,

@@ -7,45 +7,26 @@ Timestamps are timezone-aware UTC datetimes on every backend.
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from arena.records import Fault, MatchTermination
+from arena.records import Fault, MatchTermination, ReferenceResult
+from arena.sinks import (
+    VERSION_SEPARATOR,
+    BotRow,
+    TournamentRow,
+    TournamentStatus,
+    participant_name,
+    split_participant,
+)
 
-#: The participant name of the two-player game's imaginary third shareholder in
-#: ratings and rated matches (the same string as ``leaderboard.ratings.REFERENCE``).
-#: No bot may be registered under this name.
-IMAGINARY_PARTICIPANT = "(imaginary shareholder)"
-
-#: Separates a bot's name from its version number in a participant's name: ``greedy@2``.
-VERSION_SEPARATOR = "@"
-
-_PARTICIPANT = re.compile(r"^(?P<name>.+)@(?P<number>[1-9][0-9]{0,8})$", re.DOTALL)
-
-
-def participant_name(name: str, number: int) -> str:
-    """What a bot version is called in ratings, leaderboards, replays: ``NAME@NUMBER``."""
-    return f"{name}{VERSION_SEPARATOR}{number}"
-
-
-def split_participant(text: str) -> tuple[str, int] | None:
-    """``("greedy", 2)`` for ``"greedy@2"``; None when ``text`` does not end in ``@NUMBER``."""
-    match = _PARTICIPANT.match(text)
-    return None if match is None else (match.group("name"), int(match.group("number")))
-
+#: Defined in arena.sinks (the interface the tournament runner writes through), kept here for the store's readers.
+__all__ = ["VERSION_SEPARATOR", "BotRow", "ReferenceResult", "TournamentRow", "TournamentStatus", "participant_name",
+           "split_participant"]
 
 #: Said instead of a tournament's seed, its deck seeds and its replays while it runs.
 SECRET_UNTIL_FINISHED = "secret until the tournament is finished"
-
-
-class TournamentStatus(enum.StrEnum):
-    CREATED = "created"
-    RUNNING = "running"
-    INTERRUPTED = "interrupted"
-    FINISHED = "finished"
 
 
 class MatchStatus(enum.StrEnum):
@@ -55,64 +36,14 @@ class MatchStatus(enum.StrEnum):
 
 
 @dataclass(frozen=True)
-class BotRow:
-    """One version of a bot (the store hands out the current one unless asked otherwise)."""
-
-    id: int  # the bot's id (the same for all its versions)
-    name: str
-    number: int  # the version number: 1, 2, 3...
-    version: str  # what the manifest (or Describe) calls it
-    author: str
-    language: str
-    manifest_path: Path | None  # exactly one of manifest_path and address is set
-    address: str | None
-    files_sha256: str  # of the version's files; for an address bot, of the address and version
-    added_at: datetime  # when this version was added
-    removed_at: datetime | None  # the bot's removal; a removed bot keeps its matches and ratings
-    version_id: int
-    current: bool  # whether it is the bot's newest version
-    #: The host's frozen copy of the checked files (the manifest is inside); None for a bot
-    #: at an address and for versions added before Arena kept copies.
-    files_dir: Path | None = None
-    source_path: Path | None = None  # the manifest the files were copied from
-
-    @property
-    def removed(self) -> bool:
-        return self.removed_at is not None
-
-    @property
-    def participant(self) -> str:
-        """``NAME@NUMBER``: how ratings, leaderboards and replays name this version."""
-        return participant_name(self.name, self.number)
-
-
-@dataclass(frozen=True)
-class TournamentRow:
-    id: int
-    game: str
-    config: dict[str, Any]
-    seed: int
-    status: TournamentStatus
-    created_at: datetime
-    updated_at: datetime
-
-    @property
-    def finished(self) -> bool:
-        """Whether the whole schedule is stored: only then are the seed (the key every
-        deck seed derives from), the deck seeds and the replays public."""
-        return self.status is TournamentStatus.FINISHED
-
-
-@dataclass(frozen=True)
 class SeatRow:
     seat: int
     bot: str  # the version that played: NAME@NUMBER
-    cash: int
+    score: int  # the game's score (its spec's score_name and score_unit)
     place: int
     forfeited: bool
     faults: tuple[Fault, ...]
     fault_count: int
-    behind_imaginary: bool | None  # two-player game only: the imaginary finished ahead
     name: str = ""  # the bot's name (bot without @NUMBER)
     version: int = 0  # the version number
 
@@ -131,16 +62,21 @@ class MatchRow:
     termination: MatchTermination
     started_at: datetime
     duration_s: float
-    imaginary_cash: int | None
-    imaginary_place: int | None
     seats: tuple[SeatRow, ...]  # in seat order
     extra: dict[str, Any]
     replay: dict[str, Any] | None  # None in list_matches results (get_match loads it)
+    #: The game's reference participants at this table (GameSpec.reference), by name.
+    references: tuple[ReferenceResult, ...] = ()
 
     @property
     def places(self) -> dict[str, int]:
-        """Participant (``NAME@NUMBER``) -> place (the imaginary shareholder not included)."""
+        """Bot version (``NAME@NUMBER``) -> place (the reference participants not included)."""
         return {s.bot: s.place for s in self.seats}
+
+    @property
+    def rated_places(self) -> dict[str, int]:
+        """Every participant -> place: bot versions and reference participants as ``(NAME)``."""
+        return {**self.places, **{r.participant: r.place for r in self.references}}
 
 
 @dataclass(frozen=True)
@@ -149,7 +85,7 @@ class BotStats:
     matches: int
     wins: int  # matches finished in place 1 (a shared first place counts)
     mean_place: float
-    mean_cash: float
+    mean_score: float  # the game's score (its spec's score_name)
     forfeits: int
     faults: int  # total faults over all its matches
     name: str = ""  # the bot's name
@@ -160,7 +96,7 @@ class BotStats:
 class RatingEntry:
     """A participant's rating in one scope (a tournament, or overall)."""
 
-    participant: str  # a bot version (NAME@NUMBER) or IMAGINARY_PARTICIPANT
+    participant: str  # a bot version (NAME@NUMBER) or a reference participant, (NAME)
     elo: float  # the batch fit
     ci_low: float | None  # confidence interval of elo; None when it cannot be given
     ci_high: float | None

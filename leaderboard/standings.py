@@ -1,7 +1,11 @@
-"""The leaderboard: ratings fitted from the stored results, joined with each bot's
-match statistics, one row per participant (the imaginary shareholder as a marked
-reference row), with the likelihood of superiority between neighbours and the
+"""The leaderboard: ratings fitted from the stored results of one game, joined with each
+bot's match statistics, one row per participant (the game's reference participants,
+such as Union Pacific's imaginary shareholder, as marked reference rows), with the likelihood of superiority between neighbours and the
 cross-table.  The terminal table and the web pages both show these.
+
+Ratings are per game: a bot's Union Pacific rating and its Ticket to Ride rating are
+separate fits.  A tournament's scope is its game; the overall scope names one
+(:func:`scope_game`).
 
 A participant is a bot version, ``NAME@NUMBER``: every version is rated on its own,
 in one fit over all the results (old versions are opponents like any other).  By
@@ -16,8 +20,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from leaderboard.crosstable import CrossTable, cross_table
-from leaderboard.finishing_orders import FinishingOrders, RatedMatch
-from leaderboard.ratings import REFERENCE, fit, live_elo_history
+from leaderboard.finishing_orders import FinishingOrders, RatedMatch, is_reference_participant
+from leaderboard.ratings import fit, live_elo_history
 from leaderboard.rows import RatingEntry, RatingPoint, split_participant
 from leaderboard.store import Store
 
@@ -37,7 +41,7 @@ class Standing:
     matches: int
     wins: int
     mean_place: float | None
-    mean_cash: float | None
+    mean_score: float | None  # in the game's score unit (its spec's score_name)
     forfeits: int
     faults: int
     bot: str | None = None  # the bot's name (None for the reference row)
@@ -84,10 +88,32 @@ class Leaderboard:
     table_sizes: list[int]
     resamples: int
     method: str | None
+    game: str | None = None  # the game rated (None: nothing stored yet)
+
+
+class GameChoiceError(ValueError):
+    """The overall scope of a store that holds several games, and no game named."""
+
+
+def scope_game(store: Store, tournament_id: int | None, game: str | None) -> str | None:
+    """The game a scope rates: a tournament's own (``game``, if given, must agree); for the
+    overall scope ``game``, or the one game the store holds (None when it holds none)."""
+    if tournament_id is not None:
+        found = store.get_tournament(tournament_id).game
+        if game is not None and game != found:
+            raise GameChoiceError(f"tournament {tournament_id} plays {found}, not {game}")
+        return found
+    if game is not None:
+        return game
+    games = store.games()
+    if len(games) > 1:
+        raise GameChoiceError(f"the store holds results of several games ({', '.join(games)}): "
+                              "ratings are per game, name one (--game)")
+    return games[0] if games else None
 
 
 def compute_leaderboard(store: Store, tournament_id: int | None = None, *, players: int | None = None,
-                        bootstrap: int = 200, seed: int = 0, save: bool = True,
+                        game: str | None = None, bootstrap: int = 200, seed: int = 0, save: bool = True,
                         all_versions: bool = False, matches: list[RatedMatch] | None = None,
                         history: list[tuple[str, dict[Hashable, float]]] | None = None) -> Leaderboard:
     """Fit the ratings of one tournament (or of every stored match), optionally of one
@@ -98,10 +124,12 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
     ratings of every version and the live-Elo history are stored too (the web pages
     draw the rating charts from them).  ``matches``: the scope's ``store.rated_matches``,
     and ``history`` their ``live_elo_history``, when the caller has them already.
+    ``game``: the game rated overall (:func:`scope_game`; a tournament rates its own).
     """
-    table_sizes = store.table_sizes(tournament_id)  # also a clear error for an unknown id
+    game = scope_game(store, tournament_id, game)  # also a clear error for an unknown id
+    table_sizes = store.table_sizes(tournament_id, game=game)
     if matches is None:
-        matches = store.rated_matches(tournament_id, table_size=players)
+        matches = store.rated_matches(tournament_id, table_size=players, game=game)
     orders = FinishingOrders.build(matches)
     result = fit(orders, bootstrap=bootstrap, seed=seed)
     if history is None:
@@ -109,13 +137,18 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
     live = {}
     for _, after in history:
         live.update(after)
-    stats = {s.bot: s for s in store.bot_stats(tournament_id, table_size=players)}
-    reference_places = [m.places[REFERENCE] for m in matches if REFERENCE in m.places]
+    stats = {s.bot: s for s in store.bot_stats(tournament_id, table_size=players, game=game)}
+    reference_places: dict[str, list[int]] = {}
+    for m in matches:
+        for who, place in m.places.items():
+            if is_reference_participant(str(who)):
+                reference_places.setdefault(str(who), []).append(place)
     newest = {b.name: b.number for b in store.list_bots(include_removed=True)}
     rows: list[Standing] = []
     for name, rating in result.ratings.items():
         s = stats.get(name)
         parts = None if rating.reference else split_participant(name)
+        ref = reference_places.get(name, [])
         rows.append(Standing(
             rank=None,
             name=name,
@@ -124,11 +157,10 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
             ci_low=rating.ci_low,
             ci_high=rating.ci_high,
             live_elo=live.get(name, 1500.0),
-            matches=s.matches if s else len(reference_places) if rating.reference else 0,
-            wins=s.wins if s else reference_places.count(1) if rating.reference else 0,
-            mean_place=s.mean_place if s else (sum(reference_places) / len(reference_places)
-                                               if rating.reference and reference_places else None),
-            mean_cash=s.mean_cash if s else None,
+            matches=s.matches if s else len(ref),
+            wins=s.wins if s else ref.count(1),
+            mean_place=s.mean_place if s else (sum(ref) / len(ref) if ref else None),
+            mean_score=s.mean_score if s else None,
             forfeits=s.forfeits if s else 0,
             faults=s.faults if s else 0,
             bot=None if parts is None else parts[0],
@@ -136,11 +168,12 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
             current=parts is not None and newest.get(parts[0]) == parts[1],
         ))
     rows.sort(key=lambda r: (-r.elo, r.name))
-    if save and players is None:
+    if save and players is None and game is not None:
         store.save_ratings(
             tournament_id,
             [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in rows],
             [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
+            game=game,
         )
     ranked = ranked_rows(rows if all_versions else newest_versions(rows))
     superiority = []
@@ -151,14 +184,15 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
                 assert p is not None
                 superiority.append(Superiority(row.name, other.name, distance, p))
     return Leaderboard(standings=ranked, superiority=superiority, cross_table=cross_table(orders),
-                       players=players, table_sizes=table_sizes, resamples=bootstrap, method=result.method)
+                       players=players, table_sizes=table_sizes, resamples=bootstrap, method=result.method,
+                       game=game)
 
 
 def compute_standings(store: Store, tournament_id: int | None = None, *, players: int | None = None,
-                      bootstrap: int = 200, seed: int = 0, save: bool = True,
+                      game: str | None = None, bootstrap: int = 200, seed: int = 0, save: bool = True,
                       all_versions: bool = False) -> list[Standing]:
     """The rows of :func:`compute_leaderboard`."""
-    return compute_leaderboard(store, tournament_id, players=players, bootstrap=bootstrap, seed=seed,
+    return compute_leaderboard(store, tournament_id, players=players, game=game, bootstrap=bootstrap, seed=seed,
                                save=save, all_versions=all_versions).standings
 
 

@@ -38,9 +38,10 @@ from leaderboard import replays
 from leaderboard.database import DEFAULT_DB_PATH, create_db_engine, resolve_db_url
 from leaderboard.errors import StoreError, UnknownBotError, UnknownMatchError
 from leaderboard.migrate import upgrade
-from leaderboard.models import Bot, BotVersion, Match, Seat, Tournament
+from arena.records import reference_participant
+from arena.sinks import DEFAULT_LEASE_S, WorkerId
+from leaderboard.models import Bot, BotVersion, Match, MatchReference, Seat, Tournament
 from leaderboard.rows import (
-    IMAGINARY_PARTICIPANT,
     BotStats,
     MatchRow,
     MatchStatus,
@@ -57,6 +58,7 @@ from leaderboard.store_core import (
     _find_tournament,
     _find_version,
     _load_json,
+    NO_PARTICIPANTS,
     _load_seats,
     _match_row,
     _match_scope,
@@ -68,6 +70,7 @@ from leaderboard.store_core import (
 
 if TYPE_CHECKING:
     from leaderboard.finishing_orders import RatedMatch
+    from leaderboard.queue import MatchQueue
 
 
 __all__ = ["DEFAULT_DB_PATH", "Store", "resolve_db_url"]
@@ -127,6 +130,12 @@ class Store(BotRegistry, RatingStore):
     ) -> None:
         self.close()
 
+
+    def queue(self, worker: WorkerId | None = None, *, lease_s: float = DEFAULT_LEASE_S) -> MatchQueue:
+        """The match queue of this store (:class:`leaderboard.queue.MatchQueue`), as ``worker``."""
+        from leaderboard.queue import MatchQueue
+
+        return MatchQueue(self, worker, lease_s=lease_s)
 
     # -- tournaments ------------------------------------------------------------
 
@@ -225,7 +234,7 @@ class Store(BotRegistry, RatingStore):
             seats = _load_seats(session, [match_id])
         what = f"match {match_id!r}: the stored replay"
         replay = _load_json(replays.unpack(match.replay_z, what), what, dict)
-        return _match_row(match, game, seats.get(match_id, ()), replay)
+        return _match_row(match, game, seats.get(match_id, NO_PARTICIPANTS), replay)
 
     def list_matches(
         self,
@@ -254,16 +263,19 @@ class Store(BotRegistry, RatingStore):
                 query = query.limit(limit)
             found = list(session.exec(query))
             seats = _load_seats(session, [m.id for m, _ in found])
-        return [_match_row(m, game, seats.get(m.id, ()), None) for m, game in found]
+        return [_match_row(m, game, seats.get(m.id, NO_PARTICIPANTS), None) for m, game in found]
 
     # -- what the ratings and the leaderboard read ------------------------------
 
-    def rated_matches(self, tournament_id: int | None = None, *, table_size: int | None = None) -> list[RatedMatch]:
-        """Every stored result (of one tournament, or all; of one table size, or all) in
-        (tournament, schedule index) order.
+    def rated_matches(self, tournament_id: int | None = None, *, table_size: int | None = None,
+                      game: str | None = None) -> list[RatedMatch]:
+        """Every stored result (of one tournament, or all; of one table size, or all; of one
+        game, or all) in (tournament, schedule index) order.  Ratings are per game: a caller
+        that rates over several tournaments passes ``game``.
 
-        ``places`` maps bot versions (``NAME@NUMBER``) to places, plus ``IMAGINARY_PARTICIPANT`` to the
-        imaginary shareholder's place in the two-player game.  ``deal`` names the deal:
+        ``places`` maps bot versions (``NAME@NUMBER``) to places, plus the game's reference
+        participants at that table (``(NAME)``, e.g. Union Pacific's ``(imaginary)`` at a
+        table of two).  ``deal`` names the deal:
         matches dealt from the same deck seed (at the same table size and variant) are
         one deal, which the ratings' bootstrap resamples as a whole (the seed itself
         stays inside: it is a secret until the tournament is finished).  The objects
@@ -272,18 +284,15 @@ class Store(BotRegistry, RatingStore):
         """
         from leaderboard.finishing_orders import RatedMatch  # here: numpy loads only when needed
 
-        scope = _match_scope(tournament_id)
-        if table_size is not None:
-            scope = and_(scope, col(Match.table_size) == table_size)
+        scope = _results_scope(tournament_id, table_size, game)
         with self._read() as session:
             if tournament_id is not None:
                 _find_tournament(session, tournament_id)
             matches = session.exec(  # type: ignore[call-overload]
-                sa_select(  # seven columns: more than sqlmodel.select types
+                sa_select(  # six columns: more than sqlmodel.select types
                     col(Match.id),
                     col(Match.tournament_id),
                     col(Match.schedule_index),
-                    col(Match.imaginary_place),
                     col(Match.variant),
                     col(Match.table_size),
                     col(Match.seed),
@@ -299,34 +308,45 @@ class Store(BotRegistry, RatingStore):
                 .join(Match, col(Seat.match_id) == col(Match.id))
                 .where(scope)
             ).all()
+            reference_rows = session.exec(
+                select(col(MatchReference.match_id), col(MatchReference.name), col(MatchReference.place))
+                .join(Match, col(MatchReference.match_id) == col(Match.id))
+                .where(scope)
+            ).all()
         places: dict[str, dict[str, int]] = defaultdict(dict)
         for match_id, name, number, place in seat_rows:
             places[match_id][participant_name(name, number)] = place
+        references: dict[str, dict[str, int]] = defaultdict(dict)
+        for match_id, name, place in reference_rows:
+            references[match_id][reference_participant(name)] = place
         result = []
-        for match_id, t_id, index, imaginary_place, variant, size, seed in matches:
+        for match_id, t_id, index, variant, size, seed in matches:
             match_places = dict(sorted(places[match_id].items()))
-            if imaginary_place is not None:
-                match_places[IMAGINARY_PARTICIPANT] = imaginary_place
+            match_places.update(sorted(references[match_id].items()))
             result.append(RatedMatch(key=match_id, order=(t_id, index), places=match_places,
                                      deal=f"{variant}/{size}/{seed}"))
         return result
 
-    def table_sizes(self, tournament_id: int | None = None) -> list[int]:
-        """The table sizes of the stored matches (of one tournament, or all), ascending."""
+    def table_sizes(self, tournament_id: int | None = None, *, game: str | None = None) -> list[int]:
+        """The table sizes of the stored matches (of one tournament, or all; of one game, or all), ascending."""
         with self._read() as session:
             if tournament_id is not None:
                 _find_tournament(session, tournament_id)
             sizes = session.exec(
-                select(col(Match.table_size)).where(_match_scope(tournament_id)).distinct()
+                select(col(Match.table_size)).where(_results_scope(tournament_id, None, game)).distinct()
             ).all()
         return sorted(int(s) for s in sizes)
 
-    def bot_stats(self, tournament_id: int | None = None, *, table_size: int | None = None) -> list[BotStats]:
-        """Per bot version that played (in one tournament, or anywhere; at one table size, or any),
-        by name and number."""
-        scope = _match_scope(tournament_id)
-        if table_size is not None:
-            scope = and_(scope, col(Match.table_size) == table_size)
+    def games(self) -> list[str]:
+        """The games of the stored tournaments, by name (the leaderboard shows one at a time)."""
+        with self._read() as session:
+            return sorted(session.exec(select(col(Tournament.game)).distinct()).all())
+
+    def bot_stats(self, tournament_id: int | None = None, *, table_size: int | None = None,
+                  game: str | None = None) -> list[BotStats]:
+        """Per bot version that played (in one tournament, or anywhere; at one table size, or any;
+        in one game, or any), by name and number.  ``mean_score`` is in the game's score unit."""
+        scope = _results_scope(tournament_id, table_size, game)
         query = (
             sa_select(  # eight columns: more than sqlmodel.select types
                 col(Bot.name),
@@ -334,7 +354,7 @@ class Store(BotRegistry, RatingStore):
                 func.count(),
                 func.sum(case((col(Seat.place) == 1, 1), else_=0)),
                 func.avg(col(Seat.place)),
-                func.avg(col(Seat.cash)),
+                func.avg(col(Seat.score)),
                 func.sum(case((col(Seat.forfeited), 1), else_=0)),
                 func.sum(col(Seat.fault_count)),
             )
@@ -356,13 +376,13 @@ class Store(BotRegistry, RatingStore):
                 matches=int(matches),
                 wins=int(wins),
                 mean_place=float(mean_place),
-                mean_cash=float(mean_cash),
+                mean_score=float(mean_score),
                 forfeits=int(forfeits),
                 faults=int(faults),
                 name=name,
                 version=int(number),
             )
-            for name, number, matches, wins, mean_place, mean_cash, forfeits, faults in rows
+            for name, number, matches, wins, mean_place, mean_score, forfeits, faults in rows
         ]
 
 
@@ -383,7 +403,6 @@ def insert_match(
             )
     replay_json = _dump_json(record.replay, f"match {record.match_id!r}: the replay")
     extra_json = _dump_json(record.extra, f"match {record.match_id!r}: extra")
-    imaginary = record.imaginary
     tournament = _find_tournament(session, tournament_id)
     if tournament.game != record.game:
         raise ValueError(
@@ -406,8 +425,6 @@ def insert_match(
             duration_s=float(record.duration_s),
             replay_z=replays.pack(replay_json),
             extra_json=extra_json,
-            imaginary_cash=None if imaginary is None else imaginary["cash"],
-            imaginary_place=None if imaginary is None else imaginary["place"],
         )
     )
     session.flush()  # a duplicate that slipped past the check fails here
@@ -433,7 +450,7 @@ def insert_match(
                 seat=seat.seat,
                 bot_id=played.bot_id,
                 bot_version_id=played.id,
-                cash=seat.cash,
+                score=seat.score,
                 place=seat.place,
                 forfeited=seat.forfeited,
                 faults_json=_dump_json(
@@ -441,11 +458,21 @@ def insert_match(
                     f"match {record.match_id!r} seat {seat.seat}: faults",
                 ),
                 fault_count=len(seat.faults),
-                behind_imaginary=(
-                    None if imaginary is None else imaginary["place"] < seat.place
-                ),
             )
         )
+    for reference in record.references:
+        session.add(MatchReference(match_id=record.match_id, name=reference.name, score=reference.score,
+                                   place=reference.place))
+
+
+def _results_scope(tournament_id: int | None, table_size: int | None, game: str | None) -> Any:
+    """The stored matches of one tournament (or all), one table size (or all), one game (or all)."""
+    scope = _match_scope(tournament_id)
+    if table_size is not None:
+        scope = and_(scope, col(Match.table_size) == table_size)
+    if game is not None:
+        scope = and_(scope, col(Match.tournament_id).in_(select(col(Tournament.id)).where(col(Tournament.game) == game)))
+    return scope
 
 
 # -- checks ---------------------------------------------------------------------

@@ -24,7 +24,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
 from arena.names import name_problem
-from arena.records import Fault, MatchRecord, MatchTermination
+from arena.games import game_spec
+from arena.records import Fault, MatchRecord, MatchTermination, ReferenceResult, is_reference_participant
 from leaderboard.database import writer
 from leaderboard.errors import AlreadyRecorded, BotNameError, CorruptDataError, UnknownBotError, UnknownTournamentError
 from leaderboard.models import (
@@ -32,6 +33,7 @@ from leaderboard.models import (
     BotVersion,
     ExcludedWorker,
     Match,
+    MatchReference,
     QueuedMatch,
     RatingHistory,
     RatingSnapshot,
@@ -39,7 +41,6 @@ from leaderboard.models import (
     Tournament,
 )
 from leaderboard.rows import (
-    IMAGINARY_PARTICIPANT,
     BotRow,
     MatchRow,
     MatchStatus,
@@ -95,10 +96,10 @@ def _check_bot_name(name: str) -> None:
             f"bot name {name!r} contains '@', which separates a bot's name from its version "
             "number (greedy@2): choose a name without it"
         )
-    if name.casefold() == IMAGINARY_PARTICIPANT.casefold():
+    if is_reference_participant(name):
         raise BotNameError(
-            f"{name!r} is reserved for the two-player game's imaginary shareholder; "
-            "choose another bot name"
+            f"{name!r}: names in parentheses are how games' reference participants are shown "
+            "(the two-player Union Pacific game's (imaginary) shareholder); choose another bot name"
         )
 
 
@@ -136,12 +137,33 @@ def _check_record(record: MatchRecord) -> None:
             raise ValueError(
                 f"match {mid!r} seat {s.seat}: place must be an int >= 1, got {s.place!r}"
             )
-    if record.imaginary is not None:
-        cash, place = record.imaginary.get("cash"), record.imaginary.get("place")
-        if not isinstance(cash, int) or not isinstance(place, int) or place < 1:
+    for s in record.seats:
+        if not isinstance(s.score, int) or isinstance(s.score, bool):
+            raise ValueError(f"match {mid!r} seat {s.seat}: score must be an int, got {s.score!r}")
+    _check_references(record)
+
+
+def _check_references(record: MatchRecord) -> None:
+    """The record's reference participants are the game's for its table size (a record may
+    leave them out, as tests and benchmarks that rate bots only do; never one the game has not)."""
+    mid = record.match_id
+    try:
+        expected = game_spec(record.game).reference(record.players)
+    except ValueError:
+        expected = None  # a game this Arena does not know: stored as given
+    names = tuple(r.name for r in record.references)
+    if expected is not None and not set(names) <= set(expected):
+        raise ValueError(
+            f"match {mid!r}: a {record.game!r} table of {record.players} ranks the reference "
+            f"participants {list(expected)}, the record has {list(names)}"
+        )
+    if len(set(names)) != len(names):
+        raise ValueError(f"match {mid!r}: reference participants {list(names)} are not distinct")
+    for r in record.references:
+        if not isinstance(r.score, int) or not isinstance(r.place, int) or r.place < 1:
             raise ValueError(
-                f"match {mid!r}: imaginary must hold int 'cash' and 'place' (>= 1), "
-                f"got {record.imaginary!r}"
+                f"match {mid!r}: reference participant {r.name!r} needs an int score and an int "
+                f"place >= 1, got {r.score!r} and {r.place!r}"
             )
 
 
@@ -280,15 +302,22 @@ def _match_scope(tournament_id: int | None) -> ColumnElement[bool]:
 
 
 def _rating_scope(
-    model: type[RatingSnapshot | RatingHistory], tournament_id: int | None
+    model: type[RatingSnapshot | RatingHistory], tournament_id: int | None, game: str
 ) -> ColumnElement[bool]:
     if tournament_id is None:
-        return col(model.tournament_id).is_(None)
+        return and_(col(model.tournament_id).is_(None), col(model.game) == game)
     return col(model.tournament_id) == tournament_id
 
 
-def _load_seats(session: Session, match_ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
+#: A match's participants: its seats and its reference participants.
+Participants = tuple[tuple[SeatRow, ...], tuple[ReferenceResult, ...]]
+NO_PARTICIPANTS: Participants = ((), ())
+
+
+def _load_seats(session: Session, match_ids: list[str]) -> dict[str, Participants]:
+    """Each match's seats (in seat order) and reference participants (by name)."""
     seats: dict[str, list[SeatRow]] = defaultdict(list)
+    references: dict[str, list[ReferenceResult]] = defaultdict(list)
     for start in range(0, len(match_ids), _CHUNK):
         chunk = match_ids[start : start + _CHUNK]
         rows = session.exec(
@@ -300,7 +329,13 @@ def _load_seats(session: Session, match_ids: list[str]) -> dict[str, tuple[SeatR
         )
         for seat, name, number in rows:
             seats[seat.match_id].append(_seat_row(seat, name, number))
-    return {match_id: tuple(rows) for match_id, rows in seats.items()}
+        for ref in session.exec(
+            select(MatchReference).where(col(MatchReference.match_id).in_(chunk))
+            .order_by(col(MatchReference.match_id), col(MatchReference.name))
+        ):
+            references[ref.match_id].append(ReferenceResult(ref.name, ref.score, ref.place))
+    return {match_id: (tuple(seats.get(match_id, ())), tuple(references.get(match_id, ())))
+            for match_id in set(seats) | set(references)}
 
 
 # -- JSON text and rows ----------------------------------------------------------
@@ -378,18 +413,18 @@ def _seat_row(seat: Seat, bot_name: str, number: int) -> SeatRow:
         bot=participant_name(bot_name, number),
         name=bot_name,
         version=number,
-        cash=seat.cash,
+        score=seat.score,
         place=seat.place,
         forfeited=seat.forfeited,
         faults=parsed,
         fault_count=seat.fault_count,
-        behind_imaginary=seat.behind_imaginary,
     )
 
 
 def _match_row(
-    match: Match, game: str, seats: tuple[SeatRow, ...], replay: dict[str, Any] | None
+    match: Match, game: str, participants: Participants, replay: dict[str, Any] | None
 ) -> MatchRow:
+    seats, references = participants
     return MatchRow(
         id=match.id,
         tournament_id=match.tournament_id,
@@ -403,9 +438,8 @@ def _match_row(
         termination=MatchTermination(match.termination),
         started_at=match.started_at,
         duration_s=match.duration_s,
-        imaginary_cash=match.imaginary_cash,
-        imaginary_place=match.imaginary_place,
         seats=seats,
+        references=references,
         extra=_load_json(match.extra_json, f"match {match.id!r}: the stored extra", dict),
         replay=replay,
     )

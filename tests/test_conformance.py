@@ -100,6 +100,6 @@ def test_sample_bot_plays_every_seat_of_a_match_without_a_fault(manifest: Path, 
         assert record.termination in (MatchTermination.NORMAL, MatchTermination.STALEMATE), game
         assert [s.faults for s in record.seats] == [()] * players, game
         assert not any(s.forfeited for s in record.seats)
-        seats = {str(s.seat): s.cash for s in record.seats}
-        reference = {"imaginary": record.imaginary["cash"]} if record.imaginary is not None else {}
-        assert record.replay["result"]["cash"] == {**seats, **reference}
+        assert record.replay["result"]["cash"] == {**{str(s.seat): s.score for s in record.seats},
+                                                   **{r.name: r.score for r in record.references}}
+        assert [r.name for r in record.references] == list(game_spec(game).reference(players))

@@ -37,7 +37,7 @@ def test_two_bots_play_the_imaginary_shareholder_game(tmp_path: Path, capsys: py
     assert main(["play", "--bot", str(manifest_path("random")), "--bot", str(manifest_path("random")),
                  "--seed", "3", "--variant", "pro", "--replays", str(tmp_path), "--logs", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "(imaginary shareholder)" in out
+    assert "(imaginary) reference" in out
     replay = json.loads(next(tmp_path.glob("*.json")).read_text())
     assert replay["variant"] == "pro" and "imaginary" in replay["result"]["cash"]
 

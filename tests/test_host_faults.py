@@ -34,7 +34,7 @@ def check_completed(record: MatchRecord) -> None:
 
 def check_forfeited_last(record: MatchRecord, seat: int) -> None:
     """A forfeited seat is placed after every participant that did not forfeit, whatever its cash."""
-    not_forfeited = sum(not s.forfeited for s in record.seats) + (record.imaginary is not None)
+    not_forfeited = sum(not s.forfeited for s in record.seats) + len(record.references)
     assert record.seats[seat].forfeited
     assert record.seats[seat].place == not_forfeited + 1
     assert record.termination is MatchTermination.FORFEIT
@@ -140,16 +140,17 @@ def test_several_forfeits_share_the_last_places(pool: BotPool) -> None:
     check_completed(record)
     assert [s.forfeited for s in record.seats] == [True, False, True, False]
     assert record.seats[0].place == record.seats[2].place == 3
-    fine = sorted(record.seats[i].cash for i in (1, 3))
+    fine = sorted(record.seats[i].score for i in (1, 3))
     assert {record.seats[1].place, record.seats[3].place} == ({1} if fine[0] == fine[1] else {1, 2})
 
 
 def test_a_two_player_forfeit_puts_the_seat_behind_the_imaginary_shareholder(pool: BotPool) -> None:
     record = run_match(pool, [fake_spec("out-of-range"), fake_spec("random")], seed=10, config=FAST)
-    assert record.imaginary is not None
+    (imaginary,) = record.references
+    assert imaginary.name == "imaginary" and imaginary.participant == "(imaginary)"
     assert record.seats[0].place == 3
-    assert record.imaginary["ahead_of"]["0"] is True
-    assert record.imaginary["place"] in (1, 2)
+    assert imaginary.place < record.seats[0].place
+    assert imaginary.place in (1, 2)
 
 
 def test_one_crash_seen_by_several_seats_is_one_crash(pool: BotPool, tmp_path: Path,

@@ -14,7 +14,7 @@ from arena.host.clock import Clocks
 from arena.host.match import LocalPlayer, MatchCancelled, MatchConfig, run_match
 from arena.host.process import BotPool
 from arena.policies import RandomPolicy
-from arena.records import MatchTermination
+from arena.records import MatchTermination, ReferenceResult
 from arena.replay import verify_replay
 from arena.v1 import bot_pb2
 from tests.fake_bots import fake_spec
@@ -37,10 +37,10 @@ def test_a_match_between_bots_gives_a_complete_record(pool: BotPool) -> None:
     assert [s.bot for s in record.seats] == ["fake-random", "fake-debug", "fake-random"]
     result = record.replay["result"]
     assert record.termination.value == result["termination"]
-    assert {str(s.seat): s.cash for s in record.seats} == result["cash"]
+    assert {str(s.seat): s.score for s in record.seats} == result["cash"]
     assert {str(s.seat): s.place for s in record.seats} == result["places"]
     assert not any(s.faults or s.forfeited for s in record.seats)
-    assert record.imaginary is None and record.duration_s > 0 and record.started_at > 0
+    assert record.references == () and record.duration_s > 0 and record.started_at > 0
     assert record.extra["decisions"] == len(record.replay["actions"])
     assert verify_replay(record.replay).ok
     assert [s["name"] for s in record.replay["seats"]] == [s.bot for s in record.seats]
@@ -61,13 +61,10 @@ def test_the_same_manifest_twice_is_one_process_holding_two_seats(pool: BotPool)
     record = run_match(pool, [fake_spec("random"), fake_spec("random")], seed=3, config=FAST)
     assert len(pool.running()) == 1
     assert [s.bot for s in record.seats] == ["fake-random", "fake-random"]
-    assert record.imaginary is not None
     places = record.replay["result"]["places"]
-    assert record.imaginary == {
-        "cash": record.replay["result"]["cash"]["imaginary"],
-        "place": places["imaginary"],
-        "ahead_of": {"0": places["imaginary"] < places["0"], "1": places["imaginary"] < places["1"]},
-    }
+    assert record.references == (ReferenceResult("imaginary", record.replay["result"]["cash"]["imaginary"],
+                                                 places["imaginary"]),)
+    assert record.rated_places == {"fake-random": places["1"], "(imaginary)": places["imaginary"]}
 
 
 def test_local_players_and_names(pool: BotPool) -> None:

@@ -52,6 +52,19 @@ def is_kit(r: str) -> bool:
     return len(parts) > 4 and parts[:2] == ["arena", "games"] and parts[3] == "kit"
 
 
+#: The only files of ``arena`` that may import ``leaderboard`` (the store, its SQL): the CLI, which
+#: opens the store and hands it to the tournament runner through :mod:`arena.sinks`, and the
+#: benchmarks that measure the store itself: ``bench store`` (fills and reads a database),
+#: ``bench workers`` (workers racing on one queue) and ``bench tournament`` (a tournament stored
+#: end to end).  Everything else (engine, host, scheduler, tournaments, worker, sprt, registry)
+#: writes through the result sink.
+MAY_IMPORT_LEADERBOARD = ("arena/bench/store.py", "arena/bench/workers.py", "arena/bench/tournament.py")
+
+
+def may_import_leaderboard(r: str) -> bool:
+    return r.startswith("arena/cli/") or r in MAY_IMPORT_LEADERBOARD
+
+
 RULES = [
     # (which files, what they must not import, why)
     (lambda r: r.startswith("arena/games/") and not is_kit(r),
@@ -63,6 +76,8 @@ RULES = [
     (lambda r: not r.startswith("leaderboard/"), SQL, "only leaderboard/ knows SQL"),
     (lambda r: r.startswith("arena/scheduler/"), GRPC + ("arena.host",), "the scheduler never knows gRPC"),
     (lambda r: r.startswith("arena/host/"), ("leaderboard",), "the host never knows the store"),
+    (lambda r: r.startswith("arena/") and not may_import_leaderboard(r), ("leaderboard",),
+     "arena writes results through arena.sinks; only the CLI (and the store's benchmarks) open the store"),
     (lambda r: not (r.startswith("arena/host/") or r.startswith("arena/protocol/") or is_kit(r)
                     or r in ("arena/sdk.py", "arena/bench/host.py", "arena/bench/empty_server.py")), GRPC,
      "only the host layer (and the bot-side SDK) knows gRPC"),
@@ -101,3 +116,10 @@ def test_the_rules_can_catch_a_violation(tmp_path: Path) -> None:
 def test_every_package_is_covered() -> None:
     covered = {rel(p).split("/")[1] for p in SOURCES if rel(p).startswith("arena/")}
     assert {"games", "host", "scheduler", "cli"} <= covered
+
+
+def test_arena_does_not_import_leaderboard_outside_the_cli() -> None:
+    """The rule above, checked to bite: the modules that once imported the store no longer do."""
+    for r in ("arena/tournaments.py", "arena/worker.py", "arena/sprt.py", "arena/registry.py"):
+        assert not any(within(name, ("leaderboard",)) for name in imports_of(ROOT / r)), r
+    assert all((ROOT / r).is_file() for r in MAY_IMPORT_LEADERBOARD)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, Table, text
@@ -20,10 +22,15 @@ from arena.records import MatchRecord, MatchTermination, SeatResult
 from leaderboard import migrate
 from leaderboard.database import create_db_engine, resolve_db_url
 from leaderboard.errors import StoreError, VersionExists
+from leaderboard.finishing_orders import FinishingOrders, RatedMatch
+from leaderboard.ratings import fit
+from leaderboard.standings import compute_leaderboard
 from leaderboard.store import Store
 
 FIXTURE = Path(__file__).parent / "data" / "pre_migrations_db.json"
 SHA = "cd" * 32
+#: Union Pacific's reference participant: its name in ratings before revision 0005 and after.
+OLD_TO_NEW = {"(imaginary shareholder)": "(imaginary)"}
 
 
 def load_fixture() -> dict[str, Any]:
@@ -122,28 +129,30 @@ def test_a_database_written_before_migrations_is_upgraded_with_nothing_lost(db_u
         for m in old["matches"]:
             stored = store.get_match(m["id"])
             assert stored.replay == json.loads(m["replay_json"])
-            assert (stored.schedule_index, stored.seed, stored.termination.value, stored.imaginary_place) == (
-                m["schedule_index"], m["seed"], m["termination"], m["imaginary_place"])
+            assert (stored.schedule_index, stored.seed, stored.termination.value,
+                    {r.name: (r.score, r.place) for r in stored.references}) == (
+                m["schedule_index"], m["seed"], m["termination"],
+                {} if m["imaginary_place"] is None else {"imaginary": (m["imaginary_cash"], m["imaginary_place"])})
             seats = sorted((s["seat"], f"{names[s['bot_id']]}@1", s["cash"], s["place"], s["forfeited"],
                             json.loads(s["faults_json"])) for s in old["seats"] if s["match_id"] == m["id"])
-            assert [(s.seat, s.bot, s.cash, s.place, s.forfeited, [f.to_json() for f in s.faults])
+            assert [(s.seat, s.bot, s.score, s.place, s.forfeited, [f.to_json() for f in s.faults])
                     for s in stored.seats] == seats
         assert sum(len(m.seats) for m in matches.values()) == len(old["seats"])
 
         # the saved ratings: now per version
         for scope in (None, t["id"]):
             saved = store.load_ratings(scope)
-            expected = {(f"{r['participant']}@1" if r["participant"] in names.values() else r["participant"]):
+            expected = {(f"{r['participant']}@1" if r["participant"] in names.values() else OLD_TO_NEW[r["participant"]]):
                         (r["elo"], r["ci_low"], r["ci_high"], r["live_elo"])
                         for r in old["rating_snapshots"] if r["tournament_id"] == scope}
             assert saved is not None
             assert {e.participant: (e.elo, e.ci_low, e.ci_high, e.live_elo) for e in saved.entries} == expected
             history = sorted((h["match_id"], f"{h['participant']}@1" if h["participant"] in names.values()
-                              else h["participant"], h["elo"])
+                              else OLD_TO_NEW[h["participant"]], h["elo"])
                              for h in old["rating_history"] if h["tournament_id"] == scope)
             assert sorted((p.match_id, p.participant, p.elo) for p in saved.history) == history
         assert store.rated_matches(t["id"])[0].places.keys() <= {f"{n}@1" for n in names.values()} | {
-            "(imaginary shareholder)"}
+            "(imaginary)"}
 
         # and it goes on working: new versions, a removed bot back, a match of the new version
         greedy = store.add_bot("greedy-bot", "2.0", "Arena", "python", manifest_path="/bots/g/bot.toml",
@@ -163,6 +172,82 @@ def test_a_database_written_before_migrations_is_upgraded_with_nothing_lost(db_u
         assert [m.id for m in store.list_matches(bot="greedy-bot@2")] == ["m-new"]
         with pytest.raises(VersionExists, match="version 2"):
             store.add_bot("greedy-bot", "2.0", "Arena", "python", manifest_path="/x/bot.toml", files_sha256=SHA)
+
+
+def upgrade_to(url: str, revision: str) -> None:
+    """Bring a database to ``revision`` exactly (not the newest), as the Arena of that revision did."""
+    engine = create_db_engine(resolve_db_url(url))
+    try:
+        with engine.connect() as connection:
+            if engine.dialect.name == "sqlite":  # as leaderboard.migrate does: outside a transaction
+                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = OFF")
+            with connection.begin():
+                config = migrate.alembic_config()
+                config.attributes["connection"] = connection
+                command.upgrade(config, revision)
+    finally:
+        engine.dispose()
+
+
+def results_at_0004(url: str) -> tuple[list[RatedMatch], dict[str, tuple[int, int, float, float]]]:
+    """The rated matches and each version's (matches, wins, mean place, mean cash), read with the
+    SQL of revision 0004 (``matches.imaginary_place``, ``seats.cash``)."""
+    engine = create_db_engine(resolve_db_url(url))
+    try:
+        with engine.connect() as connection:
+            matches = connection.execute(text(
+                "SELECT id, tournament_id, schedule_index, imaginary_place, variant, table_size, seed FROM matches "
+                "ORDER BY tournament_id, schedule_index")).all()
+            seats = connection.execute(text(
+                "SELECT s.match_id, b.name, v.number, s.place, s.cash FROM seats s JOIN bots b ON b.id = s.bot_id "
+                "JOIN bot_versions v ON v.id = s.bot_version_id")).all()
+    finally:
+        engine.dispose()
+    places: dict[str, dict[str, int]] = defaultdict(dict)
+    per: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for match_id, name, number, place, cash in seats:
+        places[match_id][f"{name}@{number}"] = place
+        per[f"{name}@{number}"].append((place, cash))
+    rated = []
+    for match_id, tid, index, imaginary, variant, size, seed in matches:
+        found = dict(sorted(places[match_id].items()))
+        if imaginary is not None:
+            found["(imaginary)"] = imaginary
+        rated.append(RatedMatch(key=match_id, order=(tid, index), places=found, deal=f"{variant}/{size}/{seed}"))
+    stats = {who: (len(rows), sum(p == 1 for p, _ in rows), sum(p for p, _ in rows) / len(rows),
+                   sum(c for _, c in rows) / len(rows)) for who, rows in per.items()}
+    return rated, stats
+
+
+def test_a_union_pacific_database_at_0004_keeps_its_ratings_and_standings(db_url: str) -> None:
+    """Revision 0005 moves the imaginary shareholder into the generic results: the finishing
+    orders, ratings and standings of real matches (two- and three-player) are the same after."""
+    write_pre_migrations_db(db_url, load_fixture())
+    upgrade_to(db_url, "0004_scale")
+    assert revision_of(db_url) == "0004_scale"
+    before, stats = results_at_0004(db_url)
+    assert {len(m.places) for m in before} == {3}, "two-player matches (with the imaginary) and three-player ones"
+    assert sum("(imaginary)" in m.places for m in before) > 0
+    fitted = fit(FinishingOrders.build(before), bootstrap=0).ratings
+
+    with Store.open(db_url) as store:  # the tool migrates it itself
+        assert revision_of(db_url) == migrate.head()
+        (tournament,) = store.list_tournaments()
+        after = store.rated_matches(tournament.id)
+        assert [(m.key, m.order, m.places, m.deal) for m in after] == [
+            (m.key, m.order, m.places, m.deal) for m in before]
+        assert store.rated_matches(game="union_pacific") == after and store.rated_matches(game="other") == []
+        for scope in (tournament.id, None):
+            board = compute_leaderboard(store, scope, bootstrap=0, save=False, all_versions=True)
+            assert board.game == "union_pacific"
+            assert {s.name: s.elo for s in board.standings} == pytest.approx(
+                {name: r.elo for name, r in fitted.items()})
+            assert [s.name for s in board.standings if s.reference] == ["(imaginary)"]
+            for s in board.standings:
+                if not s.reference:
+                    assert (s.matches, s.wins, s.mean_place, s.mean_score) == pytest.approx(stats[s.name])
+        reference = next(s for s in board.standings if s.reference)
+        assert reference.matches == sum("(imaginary)" in m.places for m in before)
 
 
 def test_a_database_from_a_newer_arena_is_refused_untouched(db_url: str) -> None:

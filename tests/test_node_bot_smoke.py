@@ -159,7 +159,7 @@ def test_full_protocol_round_and_exit_on_stdin_eof(tmp_path: Path) -> None:
     with node_bot(tmp_path) as bot:
         about = bot.stub.Describe(bot_pb2.DescribeRequest(protocol_version=PROTOCOL_VERSION), timeout=5)
         assert (about.name, about.language, about.protocol_version) == ("node-sample", "javascript", 1)
-        assert list(about.games) == ["union_pacific"]
+        assert list(about.games) == ["union_pacific", "ticket_to_ride_pennsylvania"]
 
         bot.stub.StartMatch(
             bot_pb2.StartMatchRequest(

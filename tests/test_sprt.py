@@ -189,7 +189,7 @@ def _places(config: SprtConfig, key: int, deals: int, new_wins: bool) -> dict[in
     for number in range(1, deals + 1):
         d = deal(config.entrants(), key, number)
         for p in d.pairings:
-            bot, others = p.subset[0], list(p.subset[1:]) + (["(imaginary shareholder)"] if d.table_size == 2 else [])
+            bot, others = p.subset[0], list(p.subset[1:]) + (["(imaginary)"] if d.table_size == 2 else [])
             first = bot == "new" and new_wins
             order = [bot, *others] if first else [others[0], bot, *others[1:]]
             places[p.index] = {name: place for place, name in enumerate(order, start=1)}

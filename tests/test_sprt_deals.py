@@ -12,7 +12,7 @@ import pytest
 from arena.scheduler.sprt_deals import SprtEntrants, deal, deal_number_of, deal_scores, deals
 
 POOL = ("alpha", "bravo", "charlie", "delta")
-IMAGINARY = "(imaginary shareholder)"
+IMAGINARY = "(imaginary)"
 
 
 def entrants(sizes=(2, 4), pool=POOL) -> SprtEntrants:

@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 from sqlalchemy import event, text
 
-from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
+from arena.records import (
+    Fault,
+    FaultReason,
+    MatchRecord,
+    MatchTermination,
+    ReferenceResult,
+    SeatResult,
+    is_reference_participant,
+)
 from leaderboard import ratings
 from leaderboard.database import DEFAULT_DB_PATH, create_db_engine, resolve_db_url
 from leaderboard.errors import (
@@ -30,7 +38,6 @@ from leaderboard.errors import (
 )
 from leaderboard.models import Seat
 from leaderboard.rows import (
-    IMAGINARY_PARTICIPANT,
     BotStats,
     MatchStatus,
     RatingEntry,
@@ -39,6 +46,7 @@ from leaderboard.rows import (
 )
 from leaderboard.store import Store
 
+IMAGINARY_PARTICIPANT = "(imaginary)"  # Union Pacific's reference participant in ratings
 SHA = "ab" * 32
 T0 = 1_760_000_000.25  # a Unix time with a fraction
 
@@ -72,7 +80,7 @@ def seat(
 ) -> SeatResult:
     """A seat of version 1 of ``bot`` (a seat names the version that played it)."""
     return SeatResult(
-        seat=number, bot=bot if "@" in bot else f"{bot}@1", cash=cash, place=place,
+        seat=number, bot=bot if "@" in bot else f"{bot}@1", score=cash, place=place,
         forfeited=forfeited, faults=faults
     )
 
@@ -81,7 +89,7 @@ def record(
     match_id: str,
     seats: list[SeatResult],
     *,
-    imaginary: dict[str, Any] | None = None,
+    imaginary: dict[str, Any] | None = None,  # {"cash": ..., "place": ...}: the reference participant
     termination: MatchTermination = MatchTermination.NORMAL,
     seed: int = 7,
     replay: dict[str, Any] | None = None,
@@ -99,7 +107,7 @@ def record(
         replay=replay if replay is not None else {"actions": [1, 2, 3], "match": match_id},
         started_at=started_at,
         duration_s=12.5,
-        imaginary=imaginary,
+        references=() if imaginary is None else (ReferenceResult("imaginary", imaginary["cash"], imaginary["place"]),),
     )
 
 
@@ -236,10 +244,10 @@ def test_a_bot_name_with_an_at_sign_is_refused(store: Store) -> None:
         store.add_bot("alpha@2", "1", "x", "python", manifest_path="b.toml", files_sha256=SHA)
 
 
-@pytest.mark.parametrize("name", [IMAGINARY_PARTICIPANT, "(Imaginary Shareholder)"])
+@pytest.mark.parametrize("name", [IMAGINARY_PARTICIPANT, "(imaginary shareholder)", "(neutral)"])
 def test_add_bot_refuses_the_reserved_name(store: Store, name: str) -> None:
     with pytest.raises(
-        BotNameError, match="reserved for the two-player game's imaginary shareholder"
+        BotNameError, match="names in parentheses are how games' reference participants are shown"
     ):
         store.add_bot(name, "1", "x", "python", manifest_path="b.toml", files_sha256=SHA)
     assert store.list_bots(include_removed=True) == []
@@ -397,15 +405,14 @@ def test_record_match_round_trip(store: Store) -> None:
     assert m.started_at == datetime.fromtimestamp(T0, UTC) and m.started_at.tzinfo is not None
     assert m.duration_s == 93.75
     assert m.replay == replay and m.extra == {"host": "ci", "decisions": 311}
-    assert (m.imaginary_cash, m.imaginary_place) == (None, None)
-    assert [(s.seat, s.bot, s.cash, s.place, s.forfeited) for s in m.seats] == [
+    assert m.references == ()
+    assert [(s.seat, s.bot, s.score, s.place, s.forfeited) for s in m.seats] == [
         (0, "alpha@1", 61, 1, False),
         (1, "beta@1", 48, 2, False),
         (2, "gamma@1", 0, 3, True),
     ]
     assert m.seats[2].faults == faults and m.seats[2].fault_count == 2
     assert m.seats[0].faults == () and m.seats[0].fault_count == 0
-    assert all(s.behind_imaginary is None for s in m.seats)
     assert m.places == rec.places
     assert store.stored_schedule_indexes(tid) == {7}
     listed = store.list_matches(tid)
@@ -422,10 +429,11 @@ def test_two_player_match_stores_the_imaginary(store: Store) -> None:
     )
     store.record_match(tid, 0, 0, rec)
     m = store.get_match("duel")
-    assert (m.imaginary_cash, m.imaginary_place) == (30, 2)
-    assert [(s.bot, s.behind_imaginary) for s in m.seats] == [("alpha@1", False), ("beta@1", True)]
+    assert m.references == (ReferenceResult("imaginary", 30, 2),)
+    assert m.rated_places == {"alpha@1": 1, "beta@1": 3, IMAGINARY_PARTICIPANT: 2}
     [rated] = store.rated_matches(tid)
     assert rated.places == {"alpha@1": 1, "beta@1": 3, IMAGINARY_PARTICIPANT: 2}
+    assert store.list_matches(tid)[0].references == m.references
 
 
 def test_an_unknown_bot_rolls_the_whole_match_back(db_url: str, store: Store) -> None:
@@ -571,13 +579,17 @@ def test_record_match_refuses_records_that_are_no_result(store: Store) -> None:
         store.record_match(
             tid, 0, 0, record("nan", [seat(0, "alpha", 1, 1)], replay={"x": float("nan")})
         )
-    with pytest.raises(ValueError, match="imaginary must hold int 'cash' and 'place'"):
+    with pytest.raises(ValueError, match="reference participant 'imaginary' needs an int score and an int place"):
         store.record_match(
             tid,
             0,
             0,
-            record("i", [seat(0, "alpha", 1, 1), seat(1, "beta", 0, 2)], imaginary={"cash": 3}),
+            record("i", [seat(0, "alpha", 1, 1), seat(1, "beta", 0, 2)], imaginary={"cash": 3, "place": 0}),
         )
+    with pytest.raises(ValueError, match=r"ranks the reference participants \[\], the record has \['imaginary'\]"):
+        store.record_match(  # no imaginary shareholder at a table of three
+            tid, 0, 0, record("i3", [seat(0, "alpha", 1, 1), seat(1, "beta", 0, 2), seat(2, "gamma", 0, 3)],
+                              imaginary={"cash": 3, "place": 1}))
     with pytest.raises(UnknownTournamentError):
         store.record_match(999, 0, 0, three_player("x"))
     assert store.list_matches() == []
@@ -682,9 +694,9 @@ def test_rated_matches(league: tuple[Store, int, int]) -> None:
         {"C@1": 2, "D@1": 3, IMAGINARY_PARTICIPANT: 1},
         {"A@1": 2, "B@1": 1, IMAGINARY_PARTICIPANT: 1},
     ]
-    # the ratings take them as they are, with the same name for the imaginary
+    # the ratings take them as they are: the imaginary is a reference participant
     assert all(isinstance(r, ratings.RatedMatch) for r in rated)
-    assert IMAGINARY_PARTICIPANT == ratings.REFERENCE
+    assert is_reference_participant(IMAGINARY_PARTICIPANT) and not is_reference_participant("A@1")
     assert [key for key, _ in ratings.live_elo_history(rated)] == [r.key for r in rated]
     assert [r.key for r in store.rated_matches(t2)] == ["t2-0"]
     assert [r.key for r in store.rated_matches(t1)] == ["t1-0", "t1-1", "t1-2"]
@@ -713,42 +725,42 @@ def test_bot_stats(league: tuple[Store, int, int]) -> None:
             matches=3,
             wins=2,
             mean_place=pytest.approx(4 / 3),
-            mean_cash=pytest.approx(95 / 3),
+            mean_score=pytest.approx(95 / 3),
             forfeits=0,
             faults=0, name="A", version=1,
         ),
         BotStats(
-            "B@1", matches=3, wins=1, mean_place=2.0, mean_cash=15.0, forfeits=1, faults=1, name="B", version=1),
+            "B@1", matches=3, wins=1, mean_place=2.0, mean_score=15.0, forfeits=1, faults=1, name="B", version=1),
         BotStats(
-            "C@1", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=0, faults=2, name="C", version=1),
+            "C@1", matches=2, wins=0, mean_place=2.5, mean_score=15.0, forfeits=0, faults=2, name="C", version=1),
         BotStats(
-            "D@1", matches=2, wins=1, mean_place=2.0, mean_cash=25.0, forfeits=0, faults=0, name="D", version=1),
+            "D@1", matches=2, wins=1, mean_place=2.0, mean_score=25.0, forfeits=0, faults=0, name="D", version=1),
     ]
     assert store.bot_stats(t1) == [
         BotStats(
-            "A@1", matches=2, wins=2, mean_place=1.0, mean_cash=45.0, forfeits=0, faults=0, name="A", version=1),
+            "A@1", matches=2, wins=2, mean_place=1.0, mean_score=45.0, forfeits=0, faults=0, name="A", version=1),
         BotStats(
-            "B@1", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=1, faults=1, name="B", version=1),
+            "B@1", matches=2, wins=0, mean_place=2.5, mean_score=15.0, forfeits=1, faults=1, name="B", version=1),
         BotStats(
-            "C@1", matches=2, wins=0, mean_place=2.5, mean_cash=15.0, forfeits=0, faults=2, name="C", version=1),
+            "C@1", matches=2, wins=0, mean_place=2.5, mean_score=15.0, forfeits=0, faults=2, name="C", version=1),
         BotStats(
-            "D@1", matches=2, wins=1, mean_place=2.0, mean_cash=25.0, forfeits=0, faults=0, name="D", version=1),
+            "D@1", matches=2, wins=1, mean_place=2.0, mean_score=25.0, forfeits=0, faults=0, name="D", version=1),
     ]
     assert store.bot_stats(t2) == [
         BotStats(
-            "A@1", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0, name="A", version=1),
+            "A@1", matches=1, wins=0, mean_place=2.0, mean_score=5.0, forfeits=0, faults=0, name="A", version=1),
         BotStats(
-            "B@1", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0, name="B", version=1),
+            "B@1", matches=1, wins=1, mean_place=1.0, mean_score=15.0, forfeits=0, faults=0, name="B", version=1),
     ]
     assert all(
-        isinstance(s.mean_place, float) and isinstance(s.mean_cash, float)
+        isinstance(s.mean_place, float) and isinstance(s.mean_score, float)
         for s in store.bot_stats()
     )
     assert store.bot_stats(table_size=2) == [
-        BotStats("A@1", matches=1, wins=0, mean_place=2.0, mean_cash=5.0, forfeits=0, faults=0, name="A", version=1),
-        BotStats("B@1", matches=1, wins=1, mean_place=1.0, mean_cash=15.0, forfeits=0, faults=0, name="B", version=1),
-        BotStats("C@1", matches=1, wins=0, mean_place=2.0, mean_cash=20.0, forfeits=0, faults=0, name="C", version=1),
-        BotStats("D@1", matches=1, wins=0, mean_place=3.0, mean_cash=10.0, forfeits=0, faults=0, name="D", version=1),
+        BotStats("A@1", matches=1, wins=0, mean_place=2.0, mean_score=5.0, forfeits=0, faults=0, name="A", version=1),
+        BotStats("B@1", matches=1, wins=1, mean_place=1.0, mean_score=15.0, forfeits=0, faults=0, name="B", version=1),
+        BotStats("C@1", matches=1, wins=0, mean_place=2.0, mean_score=20.0, forfeits=0, faults=0, name="C", version=1),
+        BotStats("D@1", matches=1, wins=0, mean_place=3.0, mean_score=10.0, forfeits=0, faults=0, name="D", version=1),
     ]
     assert [s.bot for s in store.bot_stats(t1, table_size=3)] == ["A@1", "B@1", "C@1", "D@1"]
 

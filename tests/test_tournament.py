@@ -68,13 +68,13 @@ def test_round_robin_stores_every_scheduled_match_once(db_url: str, bots: list[s
         stored = store.list_matches(tournament_id=1)
         assert len(stored) == 9
         two = [m for m in stored if m.table_size == 2]
-        assert len(two) == 6 and all(m.imaginary_place is not None for m in two)
+        assert len(two) == 6 and all([r.name for r in m.references] == ["imaginary"] for m in two)
         replay = store.get_match(stored[0].id).replay
         assert replay["format"] == "arena-replay" and replay["match"]["match_id"] == stored[0].id
 
     board = json.loads(arena("leaderboard", "--tournament", "1", "--json", db=db_url).stdout)
     names = {row["name"] for row in board}
-    assert {"random-bot@1", "investor-bot@1", "random-two@1", "(imaginary shareholder)"} <= names
+    assert {"random-bot@1", "investor-bot@1", "random-two@1", "(imaginary)"} <= names
     assert [row["rank"] for row in board if not row["reference"]] == [1, 2, 3]
     assert sum(row["matches"] for row in board if not row["reference"]) == 6 * 2 + 3 * 3
     # the cross-table, against the stored results counted by hand
@@ -82,7 +82,7 @@ def test_round_robin_stores_every_scheduled_match_once(db_url: str, bots: list[s
     assert [row["name"] for row in cross["leaderboard"]] == [row["name"] for row in board]
     by_hand: dict[tuple[str, str], list[int]] = {}
     for m in stored:
-        places = {**m.places, **({"(imaginary shareholder)": m.imaginary_place} if m.imaginary_place else {})}
+        places = m.rated_places
         for a, b in combinations(sorted(places), 2):
             counts = by_hand.setdefault((a, b), [0, 0, 0, 0])
             counts[0] += 1

@@ -31,11 +31,13 @@ from sqlalchemy import text
 from arena.games import get_game
 from arena.host.match import places_with_forfeits
 from arena.policies import RandomPolicy, play_in_process
-from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
+from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, ReferenceResult, SeatResult
 from arena.replay import action_event_spans, build_replay
 from leaderboard.database import create_db_engine, resolve_db_url
 from leaderboard.ratings import live_elo_history
-from leaderboard.rows import IMAGINARY_PARTICIPANT, TournamentStatus
+from leaderboard.rows import TournamentStatus
+
+IMAGINARY_PARTICIPANT = "(imaginary)"
 from leaderboard.standings import compute_leaderboard, compute_standings
 from leaderboard.store import Store
 from leaderboard.web import create_app
@@ -85,14 +87,12 @@ def play_record(
     for f in faults:
         seat_faults[f.seat].append(f)
     seats = tuple(
-        SeatResult(seat=s, bot=name, cash=outcome.cash[str(s)], place=places[str(s)],
+        SeatResult(seat=s, bot=name, score=outcome.cash[str(s)], place=places[str(s)],
                    forfeited=s in forfeited, faults=tuple(seat_faults[s]))
         for s, name in enumerate(bots)
     )
-    imaginary = None
-    if "imaginary" in outcome.cash:
-        imaginary = {"cash": outcome.cash["imaginary"], "place": places["imaginary"],
-                     "ahead_of": {str(s): places["imaginary"] < places[str(s)] for s in range(len(bots))}}
+    references = tuple(ReferenceResult(name, outcome.cash[name], places[name])
+                       for name in game.spec.reference(len(bots)))
     match = {
         "match_id": match_id,
         "termination": termination.value,
@@ -111,7 +111,7 @@ def play_record(
     replay = build_replay(game, state, seed=seed, variant="standard", seats=list(bots), match=match)
     return MatchRecord(match_id=match_id, game=game.name, seed=seed, variant="standard", players=len(bots),
                        seats=seats, termination=termination, replay=replay, started_at=started_at,
-                       duration_s=0.5, imaginary=imaginary, extra={"decisions": len(state.history)})
+                       duration_s=0.5, references=references, extra={"decisions": len(state.history)})
 
 
 @dataclass
@@ -222,9 +222,7 @@ def head_to_head_by_hand(data: Data, tid: int | None, players: int | None = None
     for match_id, r in data.records.items():
         if (tid is not None and match_id not in data.by_tournament[tid]) or (players and r.players != players):
             continue
-        places = {s.bot: s.place for s in r.seats}
-        if r.imaginary is not None:
-            places[IMAGINARY_PARTICIPANT] = r.imaginary["place"]
+        places = r.rated_places
         for a, b in itertools.permutations(places, 2):
             c = counts[(a, b)]
             c[0] += 1
@@ -249,7 +247,7 @@ def test_leaderboard_json_has_superiority_and_cross_table(client: TestClient, st
     scoped = [r for m, r in data.records.items()
               if (tid is None or m in data.by_tournament[tid]) and players in (None, r.players)]
     for row in got["rows"]:
-        took_part = [r for r in scoped if (r.imaginary is not None if row["reference"] else row["name"] in r.places)]
+        took_part = [r for r in scoped if row["name"] in r.rated_places]
         assert row["matches"] == len(took_part)
     # each row against the next three, with the probabilities of the fit
     expected = [(names[i], names[j], j - i) for i in range(len(names)) for j in range(i + 1, min(i + 4, len(names)))]
@@ -304,8 +302,9 @@ def test_matches_json_filters(client: TestClient, data: Data) -> None:
     summary = next(m for m in every if m["id"] == "t1-m004")
     record = data.records["t1-m004"]
     assert summary["termination"] == "forfeit"
-    assert [(s["bot"], s["cash"], s["place"], s["forfeited"]) for s in summary["seats"]] == [
-        (s.bot, s.cash, s.place, s.forfeited) for s in record.seats]
+    assert [(s["bot"], s["score"], s["place"], s["forfeited"]) for s in summary["seats"]] == [
+        (s.bot, s.score, s.place, s.forfeited) for s in record.seats]
+    assert summary["score_name"] == "cash" and summary["score_unit"] == "dollars"
     assert client.get("/api/matches", params={"limit": "x"}).status_code == 400
 
 
@@ -315,8 +314,8 @@ def test_match_json_carries_the_stored_replay(client: TestClient, store: Store, 
         assert got["replay"] == store.get_match(match_id).replay == data.records[match_id].replay
         assert got["replay_error"] is None
         record = data.records[match_id]
-        assert got["imaginary"] == (None if record.imaginary is None else
-                                    {"cash": record.imaginary["cash"], "place": record.imaginary["place"]})
+        assert got["references"] == [{"name": r.name, "participant": r.participant, "score": r.score,
+                                      "place": r.place} for r in record.references]
     faulty = client.get("/api/matches/t1-m004").json()
     seat = [s["bot"] for s in faulty["seats"]].index(HOSTILE_V1)
     assert [f["reason"] for f in faulty["seats"][seat]["faults"]] == ["timeout", "illegal_action"]
@@ -349,8 +348,7 @@ def test_bot_json_head_to_head_faults_history(client: TestClient, store: Store, 
     for r in mine.values():
         place = r.places[HOSTILE_V1]
         others = [(s.bot, s.place) for s in r.seats if s.bot != HOSTILE_V1]
-        if r.imaginary is not None:
-            others.append((IMAGINARY_PARTICIPANT, r.imaginary["place"]))
+        others += [(ref.participant, ref.place) for ref in r.references]
         for other, p in others:
             e = expected[other]
             e[0] += 1
@@ -536,7 +534,7 @@ def test_leaderboard_page_shows_the_columns_and_the_reference_row(client: TestCl
     body = page_text(client.get("/"))
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", body.split(' id="standings"')[1].split("</thead>")[0])
     assert heads == ["#", "Bot", "Elo ± CI", "95% interval", "Live Elo", "Matches", "Wins", "Mean place",
-                     "Mean cash", "Forfeits", "Faults"]
+                     "Mean cash", "Forfeits", "Faults"]  # the game's score_name
     assert 'class="reference"' in body and esc(IMAGINARY_PARTICIPANT) in body
     for tid in data.tournaments:
         assert f'href="/tournaments/{tid}"' in body
@@ -789,7 +787,7 @@ def test_versions_on_the_leaderboard_and_the_bot_page(tmp_path: Path) -> None:
             assert {r["name"]: r["current"] for r in rows if not r["reference"]} == {"alpha@1": False, "beta@1": True}
         t2 = store.create_tournament("union_pacific", {"bots": ["alpha", "beta"], "versions": {"alpha": 2}}, 2)
         record = play_record("v2-a", ["alpha", "beta"], 4, started_at=T0 + 60)
-        seats = tuple(SeatResult(s.seat, "alpha@2" if s.bot == "alpha@1" else s.bot, s.cash, s.place, s.forfeited,
+        seats = tuple(SeatResult(s.seat, "alpha@2" if s.bot == "alpha@1" else s.bot, s.score, s.place, s.forfeited,
                                  s.faults) for s in record.seats)
         store.record_match(t2, 0, 0, MatchRecord(**{**record.__dict__, "seats": seats}))
     with TestClient(create_app(url)) as client:

@@ -110,7 +110,7 @@ def results(db: str, tid: int) -> dict[int, dict[str, int]]:
         matches = store.list_matches(tournament_id=tid)
     indexes = Counter(m.schedule_index for m in matches)
     assert all(n == 1 for n in indexes.values()), indexes
-    return {m.schedule_index: {**m.places, "cash": tuple(s.cash for s in m.seats)} for m in matches}
+    return {m.schedule_index: {**m.places, "cash": tuple(s.score for s in m.seats)} for m in matches}
 
 
 def ratings(tmp_path: Path, db: str, tid: int) -> list[tuple[str, float, int]]:

@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.bench.greedy import direct_view, load_greedy_strategy
-from arena.games import get_game
+from arena.games import game_spec, get_game
 from arena.policies import RandomPolicy
-from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
+from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, ReferenceResult, SeatResult
 from arena.replay import build_replay
 
 BOT_PREFIX = "bench-"
@@ -140,17 +140,16 @@ class Filler:
                 if rng.random() < FAULT_RATE:
                     faults = (Fault(s, rng.randrange(template.decisions), FaultReason.TIMEOUT,
                                     "no reply within 1.0 s"),)
-                seats.append(SeatResult(seat=s, bot=who[s], cash=template.cash[str(s)],
+                seats.append(SeatResult(seat=s, bot=who[s], score=template.cash[str(s)],
                                         place=template.places[str(s)], forfeited=False, faults=faults))
-            imaginary = None
-            if "imaginary" in template.places:
-                imaginary = {"cash": template.cash["imaginary"], "place": template.places["imaginary"]}
+            references = tuple(ReferenceResult(name, template.cash[name], template.places[name])
+                               for name in game_spec("union_pacific").reference(players))
             start = started_at + rotation * GAP_S
             records.append(MatchRecord(
                 match_id=match_id, game="union_pacific", seed=deck_seed, variant="standard", players=players,
                 seats=tuple(seats), termination=MatchTermination(template.termination),
                 replay=json.loads(text), started_at=start, duration_s=round(rng.uniform(0.3, 3.0), 3),
-                imaginary=imaginary, extra={"decisions": template.decisions}))
+                references=references, extra={"decisions": template.decisions}))
         return records
 
 

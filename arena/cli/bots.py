@@ -70,7 +70,8 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
 
     a = bot_sub.add_parser(
         "add", help="submit a bot, or a new version of it: the compliance check, then registration",
-        description="Copy the bot's folder, run the compliance check (as 'arena bot check') on the copy and, if "
+        description="Copy the bot's folder, run the compliance check (as 'arena bot check', playing --game) on "
+                    "the copy and, if "
                     "it passes, register it under the name its manifest (or, for an address, its Describe reply) "
                     "gives: version 1 of a new name, or the next version of a known one (a removed bot comes "
                     "back with a new version). The host then plays that copy, exactly the files that were "
@@ -80,6 +81,7 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
     a.add_argument("--address", metavar="HOST:PORT", help="a bot already running elsewhere, instead of a manifest")
     a.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
                    help="where the check's bot log goes (default: arena-data/logs/check/)")
+    add_game_option(a)  # the game the check plays
     add_db_option(a)
     add_isolation_options(a)
     a.set_defaults(func=run_add)
@@ -113,7 +115,7 @@ def run_add(args: argparse.Namespace) -> int:
     with open_store(args, create=True) as store:
         try:
             row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs,
-                                  policy=isolation_from_args(args),
+                                  policy=isolation_from_args(args), game=args.game,
                                   progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
                                                                       f"{escape(step.detail)}"))
         except AlreadyRegistered as same:

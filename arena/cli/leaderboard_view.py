@@ -28,20 +28,21 @@ def _name(row: Standing) -> Text:
     return Text(row.name + mark, style="italic dim" if row.reference else "")
 
 
-def standings_table(rows: Sequence[Standing], title: str) -> Table:
+def standings_table(rows: Sequence[Standing], title: str, score_name: str = "score") -> Table:
+    """The standings; ``score_name`` heads the mean-score column (the game's spec: cash, points)."""
     older = any(not r.reference and not r.current for r in rows)
     lines = (*COLUMNS_LINES, "bot@N: version N of the bot, rated on its own"
              + ("; * not the bot's newest version." if older else "."))
     table = Table(title=title, caption="\n".join(lines), caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("bot", min_width=12, overflow="fold")
-    for name in ("Elo ± CI", "live", "games", "wins", "place", "cash", "forfeits", "faults"):
+    for name in ("Elo ± CI", "live", "games", "wins", "place", score_name, "forfeits", "faults"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
         table.add_row(
             "" if row.rank is None else str(row.rank), _name(row), _elo(row), f"{row.live_elo:.0f}", str(row.matches),
             str(row.wins), "" if row.mean_place is None else f"{row.mean_place:.2f}",
-            "" if row.mean_cash is None else f"{row.mean_cash:.1f}", str(row.forfeits), str(row.faults),
+            "" if row.mean_score is None else f"{row.mean_score:.1f}", str(row.forfeits), str(row.faults),
         )
     return table
 

@@ -15,7 +15,7 @@ from arena.cli.console import make_console
 from arena.cli.errors import UserError
 from arena.cli.gameopt import add_game_option, check_variant, seats_help, variants_help
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
-from arena.games import get_game
+from arena.games import game_spec, get_game
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, ManifestError, is_address, parse_bot_spec
 from arena.host.match import MatchConfig, run_match
@@ -134,11 +134,11 @@ def print_record(console: Console, record: MatchRecord) -> None:
         faults = f"{len(s.faults)}: {reasons}" if s.faults else "0"
         if s.forfeited:
             faults += " [bold red]FORFEIT[/bold red]"
-        rows.append((s.place, str(s.seat), escape(s.bot), s.cash, faults))
-    if record.imaginary is not None:
-        rows.append((record.imaginary["place"], "-", "(imaginary shareholder)", record.imaginary["cash"], ""))
-    for place, seat, bot, cash, faults in sorted(rows, key=lambda r: (r[0], r[1])):
-        table.add_row(str(place), seat, bot, str(cash), faults)
+        rows.append((s.place, str(s.seat), escape(s.bot), s.score, faults))
+    for r in record.references:
+        rows.append((r.place, "-", f"{r.participant} reference", r.score, ""))
+    for place, seat, bot, score, faults in sorted(rows, key=lambda r: (r[0], r[1])):
+        table.add_row(str(place), seat, bot, str(score), faults)
     console.print(table)
     faults = [f for s in record.seats for f in s.faults]
     for fault in faults:

@@ -16,6 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.errors import UserError
+from arena.cli.game_option import score_name
+from arena.games import DEFAULT_GAME
 from arena.cli.leaderboard_view import make_console, standings_table
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
 from arena.cli.tournament import DEFAULT_LOGS, _table_sizes
@@ -252,7 +254,7 @@ def play_sprt(console: Console, store: Any, tournament_id: int, args: argparse.N
     console.print(verdict_text(config, summary.report))
     standings = compute_standings(store, tournament_id)
     if standings:
-        console.print(standings_table(standings, f"sprt {tournament_id}: every stored match"))
+        console.print(standings_table(standings, f"sprt {tournament_id}: every stored match", score_name(DEFAULT_GAME)))
     return 0 if summary.complete else 1
 
 
@@ -281,7 +283,7 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
             entry: dict[str, Any] = {"schedule_index": m.schedule_index, "deal": m.round, "table_size": m.table_size,
                                      "seats": [s.bot for s in m.seats], "status": "finished", "match_id": m.id,
                                      "termination": m.termination.value, "places": {s.bot: s.place for s in m.seats},
-                                     "cash": {s.bot: s.cash for s in m.seats}}
+                                     "scores": {s.bot: s.score for s in m.seats}}
             if row.finished:
                 entry["seed"] = m.seed
             matches.append(entry)
@@ -302,7 +304,7 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
     console.print(f"{sprt['verdict']} after {sprt['counted_deals']} deals: LLR {llr:+.2f} in "
                   f"({sprt['lower']:+.2f}, {sprt['upper']:+.2f}); Elo NEW - OLD {elo}")
     if standings:
-        console.print(standings_table(standings, f"sprt {row.id}: every stored match"))
+        console.print(standings_table(standings, f"sprt {row.id}: every stored match", score_name(row.game)))
     return 0
 
 

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from arena.cli.errors import UserError
+from arena.cli.game_option import add_game_option, check_tournament_game, score_name as _score_name
 from arena.records import FaultReason
 from arena.cli.console import is_closed_pipe, make_console
 from arena.cli.leaderboard_view import standings_table
@@ -68,6 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                          "queued again: nothing lost, nothing counted twice. Other workers may "
                                          "play it at the same time.")
     resume.add_argument("id", type=int, metavar="ID")
+    add_game_option(resume, default=None, what="refuse to go on unless the tournament plays this game")
     resume.add_argument("--concurrency", type=int, default=None, metavar="C", help="matches at once (default: as created)")
     resume.add_argument("--worker-id", default=None, metavar="ID",
                         help="this machine's worker id, as 'tournament status' shows it (default: w<PID>)")
@@ -94,10 +96,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     lb = sub.add_parser("leaderboard", help="ratings and statistics of the bots",
                         description="Rank, bot version (NAME@N, each rated on its own), Elo ± 95% CI (batch Plackett-Luce fit of every finishing order), "
-                                    "live Elo, matches, wins, mean place, mean cash, forfeits and faults, over one "
-                                    "tournament or every stored match, every table size or one; by default each bot's newest version that has results.  "
+                                    "live Elo, matches, wins, mean place, mean score (the game's: cash for Union Pacific, "
+                                    "points for Ticket to Ride), forfeits and faults, over one "
+                                    "tournament or every stored match of one game (ratings are per game), every table size or one; "
+                                    "by default each bot's newest version that has results.  "
                                     "See docs/ratings.md.")
-    lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches)")
+    lb.add_argument("--tournament", type=int, metavar="ID", help="one tournament (default: all matches of the game)")
+    add_game_option(lb, default=None, what="the game rated (needed when the store holds several; a tournament "
+                                          "rates its own)")
     lb.add_argument("--players", type=int, metavar="N",
                     help="only the matches at tables of N players, rated on their own (default: every size)")
     lb.add_argument("--cross", action="store_true",
@@ -113,13 +119,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _schedule_options(run: argparse.ArgumentParser) -> None:
+    add_game_option(run)
     run.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST",
                      help="a registered bot name, or a bot.toml (or its folder) to check and register; repeat")
     run.add_argument("--gauntlet", default=None, metavar="NAME|MANIFEST",
                      help="a gauntlet: this candidate plays every table of its size with the --bot field, "
                           "which never plays without it")
     run.add_argument("--players", type=_table_sizes, default=(4,), metavar="K[,K...]",
-                     help="table sizes, 2-6 (2: the imaginary-shareholder game); default 4")
+                     help="table sizes, within the game's seat counts (see --game); default 4")
     run.add_argument("--rounds", type=int, default=1, metavar="R", help="repeat the whole schedule R times (default 1)")
     run.add_argument("--concurrency", type=int, default=2, metavar="C", help="matches at once (default 2)")
     run.add_argument("--seed", type=int, default=None, metavar="S",
@@ -129,8 +136,9 @@ def _schedule_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--publish-deals", action="store_true",
                      help="publish each deal's replays (and deck seed) as soon as all its seat rotations are "
                           "stored, instead of when the whole tournament is finished")
-    run.add_argument("--variant", choices=("standard", "pro"), default="standard",
-                     help="share deck set-up: standard, or pro (a dividend card in each quarter)")
+    run.add_argument("--variant", default=None, metavar="VARIANT",
+                     help="a variant of the game (default its first; Union Pacific: standard, or pro, a dividend "
+                          "card in each quarter)")
     run.add_argument("--decision-ms", type=int, default=1000, metavar="MS", help="time per decision (default 1000 ms)")
     run.add_argument("--bank-ms", type=int, default=10_000, metavar="MS", help="time bank per match (default 10000 ms)")
     run.add_argument("--max-faults", type=int, default=3, metavar="N", help="faults before a seat forfeits (default 3)")
@@ -249,7 +257,8 @@ def play_tournament(console: Console, store: Any, tournament_id: int, args: argp
                       f"see the logs in {args.logs}/ and retry with: arena tournament resume {tournament_id}"
                       + _db_hint(args))
     standings = compute_standings(store, tournament_id)
-    console.print(standings_table(standings, f"tournament {tournament_id}"))
+    game = store.get_tournament(tournament_id).game
+    console.print(standings_table(standings, f"tournament {tournament_id} · {game}", _score_name(game)))
     return 0 if summary.complete else 1
 
 
@@ -260,6 +269,7 @@ def _db_hint(args: argparse.Namespace) -> str:
 def create_from_args(args: argparse.Namespace, console: Console, store: Any) -> tuple[int, Any]:
     """Create the tournament the options describe (bots checked and registered first);
     returns its id and the isolation policy."""
+    from arena.games import game_spec
     from arena.tournaments import TournamentConfig, create_tournament, resolve_bots
 
     for name, value, low in (("--rounds", args.rounds, 1), ("--concurrency", args.concurrency, 1),
@@ -269,19 +279,20 @@ def create_from_args(args: argparse.Namespace, console: Console, store: Any) -> 
             raise UserError(f"{name} must be at least {low}, got {value}")
     policy = isolation_from_args(args)
     entries = ([args.gauntlet] if args.gauntlet is not None else []) + args.bot
-    rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
+    rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy, game=args.game,
                         on_register=lambda e: console.print(f"checking and registering {e} ..."))
     gauntlet = rows[0].name if args.gauntlet is not None else None
+    spec = game_spec(args.game)
     config = TournamentConfig(bots=tuple(r.name for r in rows), versions={r.name: r.number for r in rows},
                               table_sizes=args.players, rounds=args.rounds,
-                              gauntlet=gauntlet,
-                              variant=args.variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
+                              gauntlet=gauntlet, game=args.game,
+                              variant=args.variant or spec.default_variant, concurrency=args.concurrency, decision_ms=args.decision_ms,
                               bank_ms=args.bank_ms, max_faults=args.max_faults,
                               publish_deals=args.publish_deals,
                               isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
     tid = create_tournament(store, config, args.seed)
     entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
-    console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
+    console.print(f"tournament {tid} ({spec.title}): {entrants}, table sizes {','.join(map(str, args.players))}, "
                   f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
                   f"database {store.url}; versions: {', '.join(r.participant for r in rows)}")
     return tid, policy
@@ -308,6 +319,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     console = make_console()
     with open_store(args) as store:
         row = store.get_tournament(args.id)
+        check_tournament_game(row, args.game)
         if row.status == "finished":
             console.print(f"tournament {args.id} is already finished")
             return 0
@@ -331,7 +343,7 @@ def _is_sprt(row: Any) -> bool:
 def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
     """What list and show print; ``seed`` only once the tournament is finished (it is the key
     every deal derives from), ``published`` says whether it is there."""
-    from arena.tournaments import TournamentConfig, schedule_of
+    from arena.tournaments import config_of, schedule_of
 
     data: dict[str, Any] = {"id": row.id, "game": row.game, "status": str(row.status), "published": row.finished}
     if row.finished:
@@ -342,7 +354,7 @@ def _tournament_json(store: Any, row: Any) -> dict[str, Any]:
         data["sprt"] = show_sprt(store, row)
         scheduled = None
     else:
-        scheduled = len(schedule_of(TournamentConfig.from_json(row.config), row.seed))
+        scheduled = len(schedule_of(config_of(row), row.seed))
     return {
         **data, "config": row.config,
         "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat(),
@@ -369,13 +381,13 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps(items, indent=2))
         return 0
     table = Table(title="tournaments")
-    for col in ("id", "status", "bots", "table sizes", "rounds", "matches", "seed", "created"):
+    for col in ("id", "game", "status", "bots", "table sizes", "rounds", "matches", "seed", "created"):
         table.add_column(col)
     for t in items:
         c = t["config"]
         matches = (f"{t['matches_stored']}/{t['matches_scheduled']}" if t["matches_scheduled"] is not None
                    else f"{t['matches_stored']} (sprt: {t['sprt']['verdict']})")
-        table.add_row(str(t["id"]), t["status"], ", ".join(participants(c)), ",".join(map(str, c["table_sizes"])),
+        table.add_row(str(t["id"]), t["game"], t["status"], ", ".join(participants(c)), ",".join(map(str, c["table_sizes"])),
                       str(c.get("rounds", "")), matches,
                       str(t["seed"]) if t["published"] else "secret", t["created_at"][:19])
     console = make_console()
@@ -386,7 +398,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from arena.tournaments import TournamentConfig, schedule_of
+    from arena.tournaments import config_of, schedule_of
     from leaderboard.standings import compute_standings
 
     with open_store(args) as store:
@@ -397,10 +409,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             return cmd_show_sprt(store, row, _tournament_json(store, row), args)
         info = _tournament_json(store, row)
         stored = {m.schedule_index: m for m in store.list_matches(tournament_id=args.id)}
-        from leaderboard.queue import MatchQueue
-
-        played_by = MatchQueue(store).match_workers(args.id)  # index -> (worker, isolation, queue status)
-        config = TournamentConfig.from_json(row.config)
+        played_by = store.queue().match_workers(args.id)  # index -> (worker, isolation, queue status)
+        config = config_of(row)
         schedule = schedule_of(config, row.seed)
         matches = []
         for p in schedule:
@@ -416,7 +426,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             if m:
                 entry.update(worker=worker, isolation=isolation)
                 entry.update(match_id=m.id, termination=m.termination.value,
-                             places={s.bot: s.place for s in m.seats}, cash={s.bot: s.cash for s in m.seats})
+                             places=m.rated_places, scores={s.bot: s.score for s in m.seats})
             matches.append(entry)
         standings = compute_standings(store, args.id, save=False, all_versions=True) if stored else []
     if args.json:
@@ -433,7 +443,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                   + ("; each deal's replays published once all its seatings are stored"
                      if c.get("publish_deals") else ""))
     if standings:
-        console.print(standings_table(standings, f"tournament {info['id']}"))
+        console.print(standings_table(standings, f"tournament {info['id']} · {row.game}", _score_name(row.game)))
     return 0
 
 
@@ -441,11 +451,17 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.cli.leaderboard_view import cross_table_view
     from leaderboard.standings import compute_leaderboard
 
+    from leaderboard.standings import GameChoiceError
+
     if args.players is not None and not 1 <= args.players <= 99:
-        raise UserError(f"--players must be a table size (2-6 for Union Pacific), got {args.players}")
+        raise UserError(f"--players must be a table size (2-6 for Union Pacific, 2-5 for Ticket to Ride), "
+                        f"got {args.players}")
     with open_store(args) as store:
-        board = compute_leaderboard(store, args.tournament, players=args.players, save=args.players is None,
-                                    all_versions=args.all_versions)
+        try:
+            board = compute_leaderboard(store, args.tournament, players=args.players, game=args.game,
+                                        save=args.players is None, all_versions=args.all_versions)
+        except GameChoiceError as exc:
+            raise UserError(str(exc)) from None
     standings = board.standings
     if args.json:
         rows = [s.to_json() for s in standings]
@@ -456,7 +472,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         else:
             print(json.dumps(rows, indent=2))
         return 0
-    title = f"tournament {args.tournament}" if args.tournament is not None else "all matches"
+    title = (f"tournament {args.tournament}" if args.tournament is not None else "all matches") + (
+        f" · {board.game}" if board.game else "")
     if args.players is not None:
         title += f" · {args.players}-player tables"
     if not standings:
@@ -465,7 +482,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         print(f"no matches stored{where} yet{sizes}: run 'arena demo' or 'arena tournament run'", file=sys.stderr)
         return 0
     console = make_console()
-    console.print(standings_table(standings, title))
+    console.print(standings_table(standings, title, _score_name(board.game)))
     if args.cross:
         console.print(cross_table_view(board, f"cross-table · {title}"))
     return 0

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from arena.cli.console import make_console
 from arena.cli.errors import UserError
+from arena.cli.game_option import add_game_option, check_tournament_game
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
 
 DEFAULT_LOGS = Path("arena-data/logs")
@@ -65,6 +66,7 @@ def register_tournament_actions(tsub: argparse._SubParsersAction) -> None:
                                      "worker events (claims taken over, late results, releases).")
     st.add_argument("id", type=int, metavar="ID")
     st.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_game_option(st, default=None, what="refuse unless the tournament plays this game")
     add_db_option(st)
     st.set_defaults(func=cmd_status)
 
@@ -166,13 +168,14 @@ def status_json(store: Any, tournament_id: int) -> dict[str, Any]:
     queue = MatchQueue(store)
     progress = queue.progress(tournament_id)
     events = queue.events(tournament_id)
-    return {"id": row.id, "status": str(row.status), **progress.to_json(), "events": events[-20:]}
+    return {"id": row.id, "game": row.game, "status": str(row.status), **progress.to_json(), "events": events[-20:]}
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     from leaderboard.web.progress import duration_text
 
     with open_store(args) as store:
+        check_tournament_game(store.get_tournament(args.id), args.game)
         data = status_json(store, args.id)
     if args.json:
         print(json.dumps(data, indent=2))
@@ -184,7 +187,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 0
     rate = data["matches_per_minute"]
     eta = data["eta_seconds"]
-    console.print(f"[bold]tournament {data['id']}[/bold] ({data['status']}): {data['done']}/{data['total']} done, "
+    console.print(f"[bold]tournament {data['id']}[/bold] ({data['game']}, {data['status']}): {data['done']}/{data['total']} done, "
                   f"{data['claimed']} being played, {data['planned']} planned, {data['failed']} failed"
                   + (f"; {rate:.1f} matches/min" if rate else "")
                   + (f"; about {duration_text(eta)} to go" if eta else ""))

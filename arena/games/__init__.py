@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.registry import DEFAULT_GAME, GameKit, GameSpec, game_kit, game_spec, get_game, register_game, registered_games
+from arena.games.registry import (
+    DEFAULT_GAME,
+    GameKit,
+    GameSpec,
+    game_kit,
+    game_spec,
+    get_game,
+    register_game,
+    registered_games,
+)
 
-__all__ = ["DEFAULT_GAME", "GAMES", "GameKit", "GameSpec", "game_kit", "game_spec", "get_game", "register_game", "registered_games"]
+__all__ = ["DEFAULT_GAME", "GAMES", "GameKit", "GameSpec", "game_kit", "game_spec", "get_game", "register_game",
+           "registered_games"]
 
 
 def __getattr__(name: str) -> Any:

@@ -192,7 +192,7 @@ def _check_matches(pool: BotPool, spec: BotSpec, steps: _Steps, clocks: Clocks, 
         slowest = max(slowest, clock.get("max_decision_ms", 0.0))
         decisions += clock.get("decisions", 0)
         summary = (f"{clock.get('decisions', 0)} decisions, slowest {clock.get('max_decision_ms', 0):.1f} ms, "
-                   f"mean {clock.get('mean_decision_ms', 0):.1f} ms, score {mine.cash}, place {mine.place}")
+                   f"mean {clock.get('mean_decision_ms', 0):.1f} ms, score {mine.score}, place {mine.place}")
         if mine.faults:
             listed = "; ".join(f"decision {f.decision}: {f.reason.value}: {f.detail}" for f in mine.faults[:5])
             more = f" (and {len(mine.faults) - 5} more)" if len(mine.faults) > 5 else ""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from arena.games import DEFAULT_GAME, get_game
-from arena.games.base import IMAGINARY, Game, GameState
+from arena.games.base import Game, GameState
 from arena.host import codec
 from arena.host.client import Decision, SeatClient, encoder_for
 from arena.host.codec import ObservationEncoder
@@ -34,7 +34,7 @@ from arena.host.cgroups import open_cgroups
 from arena.host.process import BotHandle, BotPool, BotStartError
 from arena.policies import Policy, RandomPolicy
 from arena.matchids import new_match_id
-from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, SeatResult
+from arena.records import Fault, FaultReason, MatchRecord, MatchTermination, ReferenceResult, SeatResult
 from arena.replay import build_replay
 from arena.v1 import bot_pb2
 
@@ -416,14 +416,12 @@ class _Match:
         names = self.names or [s.name for s in self.seats]
         duration = time.monotonic() - started
         seats = tuple(
-            SeatResult(seat=s.seat, bot=names[s.seat], cash=outcome.cash[str(s.seat)], place=places[str(s.seat)],
+            SeatResult(seat=s.seat, bot=names[s.seat], score=outcome.cash[str(s.seat)], place=places[str(s.seat)],
                        forfeited=s.forfeit is not None, faults=tuple(s.faults))
             for s in self.seats
         )
-        imaginary = None
-        if IMAGINARY in outcome.cash:
-            imaginary = {"cash": outcome.cash[IMAGINARY], "place": places[IMAGINARY],
-                         "ahead_of": {str(s.seat): places[IMAGINARY] < places[str(s.seat)] for s in self.seats}}
+        references = tuple(ReferenceResult(name, outcome.cash[name], places[name])
+                           for name in self.game.spec.reference(len(self.seats)))
         match = {
             "match_id": self.match_id,
             "termination": termination.value,
@@ -446,7 +444,7 @@ class _Match:
         return MatchRecord(
             match_id=self.match_id, game=self.game.name, seed=self.seed, variant=self.variant,
             players=len(self.seats), seats=seats, termination=termination, replay=replay,
-            started_at=started_at, duration_s=duration, imaginary=imaginary,
+            started_at=started_at, duration_s=duration, references=references,
             extra={"decisions": len(state.history), "restarts": len(self.restarts)},
         )
 

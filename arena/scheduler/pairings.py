@@ -25,11 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: Smallest and largest table the game supports (2 plays the imaginary-shareholder game).
-MIN_TABLE_SIZE = 2
-MAX_TABLE_SIZE = 6
-#: The rule variants a schedule may ask for.
-VARIANTS = ("standard", "pro")
+from arena.games.registry import DEFAULT_GAME, GameSpec, game_spec
 
 _SEED_DOMAIN = "arena.scheduler.pairings/v1"
 _SEED_MASK = (1 << 63) - 1
@@ -58,8 +54,10 @@ def generate_schedule(
     table_sizes: Sequence[int],
     rounds: int,
     seed: int,
-    variant: str = "standard",
+    variant: str | None = None,
     gauntlet: str | None = None,
+    *,
+    game: str = DEFAULT_GAME,
 ) -> list[Pairing]:
     """Every match of a duplicate round robin (or gauntlet), in playing order.
 
@@ -70,17 +68,19 @@ def generate_schedule(
     that hold it are played: the candidate meets every (k-1)-subset of the other
     N-1 bots, C(N-1, k-1) * k matches per round of table size k, and the field
     never plays without it.  A subset's deck seed is the same as in the round
-    robin of the same bots.  Raises :class:`ValueError` naming the problem for
-    unusable input.
+    robin of the same bots.  The table sizes and variants a schedule may ask for are
+    ``game``'s (its :class:`~arena.games.registry.GameSpec`; ``variant`` None: its first).
+    Raises :class:`ValueError` naming the problem for unusable input.
     """
+    spec = game_spec(game)
+    variant = spec.default_variant if variant is None else variant
     names = _check_bots(bots)
-    sizes = _check_table_sizes(table_sizes, len(names))
+    sizes = _check_table_sizes(table_sizes, len(names), spec)
     _check_int("rounds", rounds)
     if rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {rounds}")
     _check_int("seed", seed)
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+    check_variant(variant, spec)
     if gauntlet is not None and gauntlet not in names:
         raise ValueError(f"the gauntlet candidate {gauntlet!r} is not among the bots")
 
@@ -106,10 +106,10 @@ def generate_schedule(
     return schedule
 
 
-def schedule_length(bot_count: int, table_sizes: Sequence[int], rounds: int) -> int:
+def schedule_length(bot_count: int, table_sizes: Sequence[int], rounds: int, *, game: str = DEFAULT_GAME) -> int:
     """How many matches :func:`generate_schedule` makes, without making them:
     ``rounds`` times the sum over the table sizes k of C(bot_count, k) * k."""
-    sizes = _check_table_sizes(table_sizes, bot_count)
+    sizes = _check_table_sizes(table_sizes, bot_count, game_spec(game))
     _check_int("rounds", rounds)
     if rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {rounds}")
@@ -159,16 +159,27 @@ def _check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
-def _check_table_sizes(table_sizes: Sequence[int], bot_count: int) -> list[int]:
+def check_table_size(size: object, spec: GameSpec) -> None:
+    """A table size ``spec``'s game is played at; ValueError naming the game's range otherwise."""
+    _check_int("table size", size)
+    if size not in spec.seat_counts:
+        raise ValueError(
+            f"table size {size} is outside {spec.min_players}..{spec.max_players} ({spec.title})"
+        )
+
+
+def check_variant(variant: object, spec: GameSpec) -> None:
+    """A variant of ``spec``'s game; ValueError naming its variants otherwise."""
+    if variant not in spec.variants:
+        raise ValueError(f"unknown variant {variant!r} for {spec.title}; expected one of {', '.join(spec.variants)}")
+
+
+def _check_table_sizes(table_sizes: Sequence[int], bot_count: int, spec: GameSpec) -> list[int]:
     sizes = list(table_sizes)
     if not sizes:
         raise ValueError("at least one table size is needed")
     for size in sizes:
-        _check_int("table size", size)
-        if not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE:
-            raise ValueError(
-                f"table size {size} is outside {MIN_TABLE_SIZE}..{MAX_TABLE_SIZE}"
-            )
+        check_table_size(size, spec)
         if size > bot_count:
             raise ValueError(
                 f"table size {size} needs at least {size} bots, only {bot_count} entered"

@@ -28,7 +28,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from arena.scheduler.pairings import MAX_TABLE_SIZE, MIN_TABLE_SIZE, VARIANTS, Pairing
+from arena.games.registry import DEFAULT_GAME, game_spec
+from arena.scheduler.pairings import Pairing, check_table_size, check_variant
 
 _DEAL_DOMAIN = "arena.scheduler.sprt_deals/v1"
 _SEED_MASK = (1 << 63) - 1
@@ -43,8 +44,10 @@ class SprtEntrants:
     pool: tuple[str, ...]
     table_sizes: tuple[int, ...]
     variant: str = "standard"
+    game: str = DEFAULT_GAME  # its spec says the table sizes and variants
 
     def __post_init__(self) -> None:
+        spec = game_spec(self.game)
         names = [self.candidate, self.baseline, *self.pool]
         for name in names:
             if not isinstance(name, str) or not name:
@@ -63,14 +66,12 @@ class SprtEntrants:
         if not self.table_sizes:
             raise ValueError("at least one table size is needed")
         for size in self.table_sizes:
-            if isinstance(size, bool) or not isinstance(size, int) or not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE:
-                raise ValueError(f"table size {size!r} is outside {MIN_TABLE_SIZE}..{MAX_TABLE_SIZE}")
+            check_table_size(size, spec)
             if size - 1 > len(self.pool):
                 raise ValueError(f"table size {size} needs {size - 1} pool bots, the pool has {len(self.pool)}")
         if len(set(self.table_sizes)) != len(self.table_sizes):
             raise ValueError("a table size is asked for more than once")
-        if self.variant not in VARIANTS:
-            raise ValueError(f"unknown variant {self.variant!r}; expected one of {', '.join(VARIANTS)}")
+        check_variant(self.variant, spec)
 
     @property
     def matches_per_cycle(self) -> int:

@@ -34,6 +34,7 @@ from leaderboard.web.params import (
     cursor_param,
     limit_param,
     next_link,
+    game_param,
     players_param,
     tournament_param,
     tournament_path,
@@ -54,8 +55,9 @@ def _list(request: Request, items: list[Any], cursor: str | None) -> Response:
 
 def api_leaderboard(request: Request) -> Response:
     web = Web.of(request)
+    games = web.store.games()
     return web.api(leaderboard_json(web.store, web.ratings, tournament_param(request), players_param(request),
-                                    versions_param(request)))
+                                    versions_param(request), game_param(request, games), games))
 
 
 def api_tournaments(request: Request) -> Response:
@@ -93,7 +95,8 @@ def api_bots(request: Request) -> Response:
 def api_bot(request: Request) -> Response:
     web = Web.of(request)
     tid = tournament_param(request)
-    data = bot_json(web.store, web.ratings, request.path_params["name"], tid, isolation=web.isolation)
+    data = bot_json(web.store, web.ratings, request.path_params["name"], tid, isolation=web.isolation,
+                    game=game_param(request, web.store.games(), default_first=False))
     data["recent_next"] = None
     if data["recent_cursor"] is not None:
         root = request.scope.get("root_path", "").rstrip("/")

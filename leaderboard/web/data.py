@@ -20,7 +20,9 @@ from arena.replay import action_event_spans
 from leaderboard import queries
 from leaderboard.errors import CorruptDataError
 from leaderboard.queries import match_without_replay
-from leaderboard.rows import IMAGINARY_PARTICIPANT, BotRow, MatchRow, SeatRow, TournamentRow
+from arena.games import game_spec
+from arena.records import is_reference_participant
+from leaderboard.rows import BotRow, MatchRow, SeatRow, TournamentRow
 from leaderboard.standings import Standing
 from leaderboard.store import Store
 from leaderboard.web.fits import RatingsCache
@@ -63,7 +65,7 @@ def tournament_json(store: Store, row: TournamentRow, stored: int | None = None)
         "created_at": row.created_at.isoformat(),
         "updated_at": row.updated_at.isoformat(),
         "matches_stored": queries.match_count(store, row.id) if stored is None else stored,
-        "matches_total": schedule_total(row.config),
+        "matches_total": schedule_total(row.config, row.game),
     }
 
 
@@ -80,13 +82,21 @@ def _seat_json(seat: SeatRow, published: bool = True) -> dict[str, Any]:
     return {
         "seat": seat.seat,
         "bot": seat.bot,
-        "cash": seat.cash,
+        "score": seat.score,
         "place": seat.place,
         "forfeited": seat.forfeited,
         "fault_count": seat.fault_count,
         "faults": faults,
-        "behind_imaginary": seat.behind_imaginary,
     }
+
+
+def score_json(game: str) -> dict[str, str]:
+    """What a game's scores are called and counted in (its spec's score_name, score_unit)."""
+    try:
+        spec = game_spec(game)
+    except ValueError:  # a game this Arena does not know
+        return {"score_name": "score", "score_unit": ""}
+    return {"score_name": spec.score_name, "score_unit": spec.score_unit}
 
 
 def match_summary_json(row: MatchRow, published: bool = True) -> dict[str, Any]:
@@ -109,12 +119,10 @@ def match_summary_json(row: MatchRow, published: bool = True) -> dict[str, Any]:
         "termination": row.termination.value,
         "started_at": row.started_at.isoformat(),
         "duration_s": row.duration_s,
-        "imaginary": (
-            None
-            if row.imaginary_place is None
-            else {"cash": row.imaginary_cash, "place": row.imaginary_place}
-        ),
+        **score_json(row.game),
         "seats": [_seat_json(s, published) for s in row.seats],
+        "references": [{"name": r.name, "participant": r.participant, "score": r.score, "place": r.place}
+                       for r in row.references],
     }
 
 
@@ -140,16 +148,21 @@ def standing_json(row: Standing) -> dict[str, Any]:
 
 
 def leaderboard_json(store: Store, ratings: RatingsCache, tournament_id: int | None,
-                     players: int | None = None, all_versions: bool = False) -> dict[str, Any]:
+                     players: int | None = None, all_versions: bool = False, game: str | None = None,
+                     games: list[str] | None = None) -> dict[str, Any]:
     """The standings of a scope (each bot's newest version with results, or every version with
-    ``all_versions``), the likelihood of superiority between neighbours and the cross-table."""
+    ``all_versions``), the likelihood of superiority between neighbours and the cross-table.
+    Ratings are per game: the overall scope is ``game``'s (``games``: the store's games)."""
     tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
-    board = ratings.get(store, tournament_id, players, all_versions).board
+    board = ratings.get(store, tournament_id, players, all_versions, game).board
     return {
         "tournament": tournament,
+        "game": board.game,
+        "games": games if games is not None else store.games(),
+        **score_json(board.game or ""),
         "players": players,
         "table_sizes": board.table_sizes,
-        "reference_participant": IMAGINARY_PARTICIPANT,
+        "reference_participants": [s.name for s in board.standings if s.reference],
         "all_versions": all_versions,
         "rows": [standing_json(s) for s in board.standings],
         "bootstrap": {"resamples": board.resamples, "method": board.method},
@@ -168,7 +181,8 @@ def board_context(board: dict[str, Any]) -> dict[str, Any]:
 
 
 def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int | None, *,
-             visibility: Visibility | None = None, isolation: _IsolationCache | None = None) -> dict[str, Any]:
+             visibility: Visibility | None = None, isolation: _IsolationCache | None = None,
+             game: str | None = None) -> dict[str, Any]:
     """A bot version's page: rating, history, head-to-head, faults, forfeits, recent matches,
     and the bot's versions.  ``name`` is a bot (its current version) or ``NAME@NUMBER``.
 
@@ -182,8 +196,13 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
     bot = store.get_bot(name)
     name = bot.participant
     tournament = None if tournament_id is None else tournament_json(store, visibility.tournament(tournament_id))
-    fit = ratings.get(store, tournament_id, all_versions=True)
-    overall = fit if tournament_id is None else ratings.get(store, None, all_versions=True)
+    played_games = queries.games_played(store, name)
+    if tournament_id is not None:
+        game = store.get_tournament(tournament_id).game
+    elif game is None:  # the bot's own game (the first by name if several), else the store's first
+        game = (played_games or store.games() or [None])[0]
+    fit = ratings.get(store, tournament_id, all_versions=True, game=game)
+    overall = fit if tournament_id is None else ratings.get(store, None, all_versions=True, game=game)
     rated = {s.name: s for s in fit.standings}
     standing = rated.get(name)
     versions = [
@@ -193,10 +212,10 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
     ]
     head_to_head = []
     for other in sorted((n for n in fit.board.cross_table.names if n != name),
-                        key=lambda n: (n == IMAGINARY_PARTICIPANT, str(n))):
+                        key=lambda n: (is_reference_participant(str(n)), str(n))):
         h2h = fit.board.cross_table.get(name, other)
         if h2h is not None:
-            head_to_head.append({"opponent": other, "reference": other == IMAGINARY_PARTICIPANT,
+            head_to_head.append({"opponent": other, "reference": is_reference_participant(str(other)),
                                  "matches": h2h.meetings, "ahead": h2h.ahead, "behind": h2h.behind,
                                  "tied": h2h.tied})
     faults: list[dict[str, Any]] = []
@@ -213,10 +232,13 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
         mine = next(s for s in match.seats if s.bot == name)
         recent.append({**match_summary_json(match, visibility.published(match)),
                        "isolation": isolation.get(store, match.id),
-                       "place": mine.place, "cash": mine.cash, "forfeited": mine.forfeited, "seat": mine.seat})
+                       "place": mine.place, "score": mine.score, "forfeited": mine.forfeited, "seat": mine.seat})
     return {
         "bot": bot_info_json(bot),
         "tournament": tournament,
+        "game": fit.board.game,
+        "games": played_games,  # the games this version played (its ratings are per game)
+        **score_json(fit.board.game or ""),
         "standing": None if standing is None else standing_json(standing),
         "history": fit.history.get(name, []),
         "head_to_head": head_to_head,

@@ -25,13 +25,13 @@ from typing import Any
 
 from leaderboard.queries import results_key
 from leaderboard.ratings import live_elo_history
-from leaderboard.standings import Leaderboard, Standing, compute_leaderboard
+from leaderboard.standings import Leaderboard, Standing, compute_leaderboard, scope_game
 from leaderboard.store import Store
 
 #: The most points of a participant's rating history a fit keeps (the chart draws them).
 CHART_POINTS = 240
 
-Scope = tuple[int | None, int | None, bool]
+Scope = tuple[int | None, int | None, bool, str | None]
 
 
 @dataclass(frozen=True)
@@ -55,11 +55,13 @@ def spread(n: int, points: int = CHART_POINTS) -> list[int]:
     return sorted({round(i * (n - 1) / (points - 1)) for i in range(points)})
 
 
-def build_fit(store: Store, tournament_id: int | None, players: int | None, all_versions: bool) -> Fit:
-    matches = store.rated_matches(tournament_id, table_size=players)
+def build_fit(store: Store, tournament_id: int | None, players: int | None, all_versions: bool,
+              game: str | None = None) -> Fit:
+    game = scope_game(store, tournament_id, game)
+    matches = store.rated_matches(tournament_id, table_size=players, game=game)
     history = live_elo_history(matches)
-    board = compute_leaderboard(store, tournament_id, players=players, save=False, all_versions=all_versions,
-                                matches=matches, history=history)
+    board = compute_leaderboard(store, tournament_id, players=players, game=game, save=False,
+                                all_versions=all_versions, matches=matches, history=history)
     played = Counter(name for _, after in history for name in after)
     wanted = {name: set(spread(n)) for name, n in played.items()}
     seen: Counter[Hashable] = Counter()
@@ -89,8 +91,9 @@ class RatingsCache:
         self.fits_made = 0  # how many fits were computed (for tests and the benchmark)
 
     def get(self, store: Store, tournament_id: int | None, players: int | None = None,
-            all_versions: bool = False) -> Fit:
-        scope = (tournament_id, players, all_versions)
+            all_versions: bool = False, game: str | None = None) -> Fit:
+        """The fit of a scope: a tournament, or the overall results of ``game`` (ratings are per game)."""
+        scope = (tournament_id, players, all_versions, None if tournament_id is not None else game)
         key = self._key(store, tournament_id, players)  # before the fit: a match stored during it refits next time
         with self._lock:
             cached = self._fits.get(scope)
@@ -102,7 +105,7 @@ class RatingsCache:
                 cached = self._fits.get(scope)
                 if cached is not None and cached[0] == key:
                     return cached[1]
-            fit = build_fit(store, tournament_id, players, all_versions)
+            fit = build_fit(store, tournament_id, players, all_versions, scope[3])
             with self._lock:
                 self._fits[scope] = (key, fit)
                 self.fits_made += 1

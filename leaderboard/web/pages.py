@@ -33,6 +33,7 @@ from leaderboard.web.params import (
     cursor_param,
     limit_param,
     next_link,
+    game_param,
     players_param,
     tournament_param,
     tournament_path,
@@ -49,9 +50,12 @@ def index(request: Request) -> Response:
     web = Web.of(request)
     s = web.store
     newest = queries.tournament_page(s, limit=INDEX_TOURNAMENTS, newest_first=True)
+    games = s.games()
+    game = game_param(request, games)
     return web.page(request, "leaderboard.html", {
         "title": "Leaderboard",
-        **board_context(leaderboard_json(s, web.ratings, None, players_param(request), versions_param(request))),
+        **board_context(leaderboard_json(s, web.ratings, None, players_param(request), versions_param(request),
+                                         game, games)),
         "tournaments": tournaments_json(s, newest.items),
         "more_tournaments": newest.next_cursor is not None,
     })
@@ -89,7 +93,10 @@ def tournament_page(request: Request) -> Response:
 def bots_page(request: Request) -> Response:
     web = Web.of(request)
     found = queries.bot_page(web.store, limit=limit_param(request), cursor=cursor_param(request))
-    played = web.ratings.get(web.store, None, all_versions=True).played
+    played: dict[Any, int] = {}
+    for game in web.store.games():  # a bot's matches in every game
+        for participant, n in web.ratings.get(web.store, None, all_versions=True, game=game).played.items():
+            played[participant] = played.get(participant, 0) + n
     matches: dict[str, int] = {}
     for participant, n in played.items():
         name = str(participant).rpartition("@")[0]
@@ -102,7 +109,8 @@ def bots_page(request: Request) -> Response:
 def bot_page(request: Request) -> Response:
     web = Web.of(request)
     tid = tournament_param(request)
-    data = bot_json(web.store, web.ratings, request.path_params["name"], tid, isolation=web.isolation)
+    data = bot_json(web.store, web.ratings, request.path_params["name"], tid, isolation=web.isolation,
+                    game=game_param(request, web.store.games(), default_first=False))
     return web.page(request, "bot.html", {
         "title": data["bot"]["participant"],
         "data": data,

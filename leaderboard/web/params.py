@@ -46,6 +46,19 @@ def players_param(request: Request) -> int | None:
     return whole_number(raw, "players (a table size)", minimum=1, maximum=99)
 
 
+def game_param(request: Request, games: list[str], *, default_first: bool = True) -> str | None:
+    """``?game=NAME``: the game whose overall ratings a page shows (ratings are per game);
+    by default the first of ``games`` (the store's games; None when it holds none, or with
+    ``default_first`` False, for the page to choose)."""
+    raw = request.query_params.get("game")
+    if raw is None or raw == "":
+        return games[0] if games and default_first else None
+    if raw not in games:
+        raise HTTPException(400, f"game must be one of the stored games ({', '.join(games) or 'none yet'}), "
+                                 f"got {raw[:40]!r}")
+    return raw
+
+
 def tournament_path(request: Request) -> int:
     return whole_number(request.path_params["tournament_id"], "the tournament id", minimum=1)
 

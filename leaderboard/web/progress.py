@@ -25,10 +25,11 @@ RATE_WINDOW = timedelta(minutes=15)
 STALL_AFTER = timedelta(minutes=5)
 
 
-def schedule_total(config: dict[str, Any]) -> int | None:
-    """The number of matches in the tournament's schedule; None for a configuration that has none."""
+def schedule_total(config: dict[str, Any], game: str) -> int | None:
+    """The number of matches in the tournament's schedule (of ``game``); None for a configuration that has none."""
     try:
-        return schedule_length(len(config["bots"]), [int(k) for k in config["table_sizes"]], int(config["rounds"]))
+        return schedule_length(len(config["bots"]), [int(k) for k in config["table_sizes"]], int(config["rounds"]),
+                               game=game)
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -37,7 +38,7 @@ def progress_json(store: Store, row: TournamentRow, now: datetime | None = None)
     """Done of total, matches per minute and the expected end (for a running tournament)."""
     now = now if now is not None else datetime.now(timezone.utc)
     done = queries.match_count(store, row.id)
-    total = schedule_total(row.config)
+    total = schedule_total(row.config, row.game)
     running = row.status == TournamentStatus.RUNNING
     data: dict[str, Any] = {
         "id": row.id,
