@@ -44,7 +44,7 @@ def ttr_record(match_id: str, bots: list[str], seed: int, started_at: float) -> 
     play_in_process(state, [RandomPolicy(seed * 17 + s) for s in range(len(bots))])
     outcome = state.outcome()
     places = places_with_forfeits(outcome.cash, set())
-    seats = tuple(SeatResult(seat=s, bot=name, cash=outcome.cash[str(s)], place=places[str(s)])
+    seats = tuple(SeatResult(seat=s, bot=name, score=outcome.cash[str(s)], place=places[str(s)])
                   for s, name in enumerate(bots))
     match = {"match_id": match_id, "termination": outcome.termination.value, "cash": dict(outcome.cash),
              "places": places, "forfeited_seats": [], "faults": [], "forfeits": [], "restarts": [],
@@ -176,7 +176,7 @@ def test_the_ttr_viewer_draws_the_board_steps_through_and_ends_with_the_result(
         "rs => rs.map(r => [r.dataset.participant, r.querySelector('.place').textContent, r.querySelector('.total').textContent])")
     result = replay["result"]
     assert [(int(p), int(place), int(total)) for p, place, total in rows] == sorted(
-        ((s.seat, s.place, s.cash) for s in record.seats), key=lambda t: (t[1], t[0]))
+        ((s.seat, s.place, s.score) for s in record.seats), key=lambda t: (t[1], t[0]))
     assert {p: int(total) for p, _, total in rows} == {k: v for k, v in result["cash"].items()}
     scoring = next(e for e in events if e["type"] == "scoring")
     done = dict(final.locator("tbody tr").evaluate_all(
