@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from arena.games import get_game
 from arena.games.base import Game, GameState, IllegalActionError, ReplayError
@@ -116,6 +116,69 @@ def action_event_spans(data: dict[str, Any]) -> list[tuple[int, int]]:
     if state is None or list(state.events) != stored:
         raise ReplayError("replay: re-playing its actions does not reproduce its stored events")
     return list(zip(counts, counts[1:]))
+
+
+class _Recording(list):  # type: ignore[type-arg]
+    """An event log that calls ``seen(index)`` as the engine appends each event."""
+
+    def __init__(self, items: list[Any], seen: Callable[[int], None]) -> None:
+        super().__init__(items)
+        self._seen = seen
+
+    def append(self, event: Any) -> None:
+        super().append(event)
+        self._seen(len(self) - 1)
+
+
+def event_snapshots(data: dict[str, Any], snapshot: Callable[[GameState, dict[str, Any] | None], Any]) -> list[Any]:
+    """Re-play a replay with its game's engine and take ``snapshot(state, event)`` at each event
+    the engine emits, the moment it emits it: one per stored event, in order.
+
+    This is how a game's view (its kit's ``view`` module) shows the game after each event
+    without a second copy of its rules: the state is the engine's own.  The events the
+    engine emits while it sets a game up come before any action; they share one snapshot,
+    taken after the set-up (``event`` is None then).  Raises :class:`ReplayError` when the
+    replay cannot be re-played or does not reproduce its stored events.
+    """
+    stored = _need(data, "events", list)
+    shots: list[Any] = []
+    state: GameState | None = None
+    for i, (_, state) in enumerate(_replaying(data)):
+        if i == 0:
+            first = snapshot(state, None)
+            shots.extend(first for _ in state.events)
+            recorder = _Recording(list(state.events), lambda n: shots.append(snapshot(state, recorder[n])))
+            state.events = recorder  # type: ignore[misc]  # the engines keep their log in a plain list
+    if state is None or list(state.events) != stored:
+        raise ReplayError("replay: re-playing its actions does not reproduce its stored events")
+    return shots
+
+
+def frame_changes(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from snapshot ``before`` to ``after`` (``after`` whole when ``before`` is None):
+    each changed key's new value, except that a list of lists or objects that kept its length
+    (seats, sections) is sent as ``{"@": {index: item}}`` of its changed items.  The web app's
+    viewer (leaderboard/web/static/replay-core.js) puts the steps back together."""
+    if before is None:
+        return after
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if value == old:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and len(value) == len(old) and value \
+                and isinstance(value[0], (list, dict)):
+            out[key] = {"@": {str(i): item for i, item in enumerate(value) if item != old[i]}}
+        else:
+            out[key] = value
+    return out
+
+
+def event_frames(data: dict[str, Any], snapshot: Callable[[GameState, dict[str, Any] | None], dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+    """:func:`event_snapshots`, each sent as the changes from the one before (:func:`frame_changes`)."""
+    shots = event_snapshots(data, snapshot)
+    return [frame_changes(before, after) for before, after in zip([None, *shots], shots)]
 
 
 def _replaying(data: dict[str, Any]) -> Iterator[tuple[Game, GameState]]:

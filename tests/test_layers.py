@@ -37,6 +37,15 @@ def rel(path: Path) -> str:
     return path.relative_to(ROOT).as_posix()
 
 
+#: What the web app may import of arena.games: the registry (and the game-agnostic interface).
+WEB_GAME_IMPORTS = ("arena.games", "arena.games.registry", "arena.games.base")
+
+
+def game_internals(name: str) -> bool:
+    """A game's own modules (``arena.games.GAME...``: its engine, its kit), not the registry."""
+    return name.startswith("arena.games.") and not within(name, WEB_GAME_IMPORTS[1:])
+
+
 def is_kit(r: str) -> bool:
     """A game's kit (arena/games/GAME/kit/): its wire adapter and view, beside the pure engine."""
     parts = r.split("/")
@@ -82,6 +91,19 @@ def test_module_respects_the_layers(path: Path) -> None:
     broken = [f"{name} ({why})" for applies, banned, why in RULES if applies(r)
               for name in sorted(found) if within(name, banned)]
     assert not broken, f"{r} imports " + "; ".join(broken)
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if rel(p).startswith("leaderboard/web/")], ids=rel)
+def test_the_web_app_imports_no_game(path: Path) -> None:
+    """The web app looks a game up by name (its kit's view, through the registry): it never
+    imports a game's engine or kit modules itself."""
+    found = sorted(name for name in imports_of(path) if game_internals(name))
+    assert not found, f"{rel(path)} imports a game's own modules: {', '.join(found)} (use arena.games.game_kit)"
+
+
+def test_the_web_rule_can_catch_a_violation() -> None:
+    assert game_internals("arena.games.union_pacific.state") and game_internals("arena.games.ticket_to_ride_pennsylvania")
+    assert not game_internals("arena.games.registry") and not game_internals("arena.games")
 
 
 def test_the_rules_can_catch_a_violation(tmp_path: Path) -> None:

@@ -322,7 +322,7 @@ def test_match_json_carries_the_stored_replay(client: TestClient, store: Store, 
 
 
 def test_board_json(client: TestClient) -> None:
-    board = client.get("/api/board").json()
+    board = client.get("/api/board", params={"game": "union_pacific"}).json()
     game = get_game("union_pacific")
     assert board["sha256"] == game.board_info()["sha256"]
     assert len(board["cities"]) == 40 and len(board["sections"]) == 71
@@ -432,7 +432,8 @@ def test_out_of_range_numbers_in_a_page_path_are_a_400_page(client: TestClient) 
 
 
 @pytest.mark.parametrize("path", ["/", "/bots/alpha", "/api/leaderboard", "/api/bots/nobody", "/no/such/page",
-                                  "/api/matches?limit=x", "/static/style.css", "/matches/t1-m004"])
+                                  "/api/matches?limit=x", "/static/style.css", "/matches/t1-m004",
+                                  "/static/games/union_pacific/replay.js", "/api/replay-view/t1-m004"])
 def test_every_response_carries_the_security_headers(client: TestClient, path: str) -> None:
     headers = client.get(path).headers
     csp = {part.split()[0]: part.split()[1:] for part in headers["content-security-policy"].split("; ")}
@@ -603,12 +604,15 @@ def test_bot_page_draws_the_rating_history(client: TestClient, data: Data) -> No
 def test_match_page_has_the_viewer_and_the_result(client: TestClient, data: Data) -> None:
     record = data.records["t1-m004"]
     body = page_text(client.get("/matches/t1-m004"))
-    assert 'data-match-url="/api/matches/t1-m004"' in body and 'data-board-url="/api/board"' in body
+    assert 'data-match-url="/api/matches/t1-m004"' in body and 'data-board-url="/api/board?game=union_pacific"' in body
+    assert 'data-view-url="/api/replay-view/t1-m004"' in body
     for s in record.seats:
         assert f'<tr class="{"win" if s.place == 1 else ""}" data-seat="{s.seat}">' in body
     assert "forfeited" in body and "3 faults (the limit is 3)" in body
-    assert '<script type="module" src="/static/replay.js">' in body
-    for part in ("replay.js", "replay-fold.js", "replay-words.js", "replay-board.js", "replay-panels.js", "replay-chart.js"):
+    assert '<script type="module" src="/static/games/union_pacific/replay.js">' in body  # the game's, from its kit
+    parts = ["replay-core.js"] + [f"games/union_pacific/{part}" for part in (
+        "replay.js", "replay-words.js", "replay-board.js", "replay-panels.js", "replay-chart.js")]
+    for part in parts:
         response = client.get(f"/static/{part}")
         assert response.status_code == 200 and "javascript" in response.headers["content-type"], part
     assert client.get("/static/style.css").status_code == 200

@@ -24,6 +24,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 
+from arena.records import reference_participant
 from leaderboard.rows import MatchRow
 from leaderboard.store import Store
 from tests.chromium import REPO, browser, chromium, expect_step, open_tab, readme_image, serve, shot  # noqa: F401
@@ -33,6 +34,7 @@ pytestmark = pytest.mark.browser
 
 HOSTILE = "<script>alert(1)</script>"
 HOSTILE_V1 = f"{HOSTILE}@1"  # version 1 of the hostile bot: what plays and is rated
+IMAGINARY = reference_participant("imaginary")  # the two-player game's imaginary shareholder, as ratings name it
 SAMPLE_BOTS = REPO / "sample_bots" / "python"
 
 
@@ -115,7 +117,7 @@ def test_leaderboard_bot_match_and_replay_to_a_dividend(page: Any, base_url: str
     tab.goto(base_url + "/")
     standings = tab.get_by_test_id("standings")
     names = standings.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.bot)")
-    assert sorted(names) == sorted([b.participant for b in store.list_bots()] + ["(imaginary shareholder)"])
+    assert sorted(names) == sorted([b.participant for b in store.list_bots()] + [IMAGINARY])
     shot(tab, "01-leaderboard", full_page=True)
     readme_image(tab, "leaderboard.png", tab.locator("header.topbar"), tab.locator("main section").last)
     tab.get_by_role("columnheader", name="Mean cash").click()
@@ -135,7 +137,7 @@ def test_leaderboard_bot_match_and_replay_to_a_dividend(page: Any, base_url: str
     assert tab.locator("svg.chart circle.point").count() == stats.matches
     opponents = tab.get_by_test_id("head-to-head").locator("tbody tr").evaluate_all(
         "rows => rows.map(r => r.dataset.opponent)")
-    assert sorted(opponents) == sorted(["random-bot@1", HOSTILE_V1, "(imaginary shareholder)"])
+    assert sorted(opponents) == sorted(["random-bot@1", HOSTILE_V1, IMAGINARY])
     assert tab.get_by_test_id("versions").locator("tbody tr").count() == 1
     shot(tab, "03-bot-page", full_page=True)
 
@@ -190,8 +192,8 @@ def test_leaderboard_bot_match_and_replay_to_a_dividend(page: Any, base_url: str
     for seat in stored.seats:
         item = final.locator(f"li[data-participant='{seat.seat}']")
         assert item.locator(".place").text_content() == str(stored.replay["result"]["places"][str(seat.seat)])
-        assert item.locator(".cash").text_content() == f"${seat.cash}"
-        assert tab.locator(f"[data-seat-cash='{seat.seat}']").text_content() == str(seat.cash)
+        assert item.locator(".cash").text_content() == f"${seat.score}"
+        assert tab.locator(f"[data-seat-cash='{seat.seat}']").text_content() == str(seat.score)
     box = slider.bounding_box()
     assert box is not None
     slider.click(position={"x": box["width"] / 2, "y": box["height"] / 2})
@@ -251,7 +253,7 @@ def test_leaderboard_shows_intervals_superiority_cross_table_and_table_sizes(
     tab.wait_for_url(base_url + "/?players=3")
     three = tab.request.get(base_url + "/api/leaderboard?players=3").json()
     shown = tab.locator("#standings tbody tr").evaluate_all("rows => rows.map(r => r.dataset.bot)")
-    assert shown == [r["name"] for r in three["rows"]] and "(imaginary shareholder)" not in shown
+    assert shown == [r["name"] for r in three["rows"]] and IMAGINARY not in shown
     assert all(r["matches"] == 3 for r in three["rows"])  # the one subset of three, in its three rotations
     assert "3-player tables" in tab.locator("h1").text_content()
     shot(tab, "08-leaderboard-three-players", full_page=True)
@@ -267,7 +269,7 @@ def test_leaderboard_shows_intervals_superiority_cross_table_and_table_sizes(
 
 def test_two_player_replay_shows_the_imaginary_shareholder(page: Any, base_url: str, store: Store) -> None:
     match = next(m for m in store.list_matches()
-                 if m.table_size == 2 and m.imaginary_place is not None and HOSTILE_V1 not in m.places)
+                 if m.table_size == 2 and m.references and HOSTILE_V1 not in m.places)
     stored = store.get_match(match.id)
     assert stored.replay is not None
     events = stored.replay["events"]
@@ -279,7 +281,7 @@ def test_two_player_replay_shows_the_imaginary_shareholder(page: Any, base_url: 
         page.keyboard.press("d")
         expect_step(page, index)
         check_dividend(page, events[index], names)
-    assert page.locator("[data-seat-cash='imaginary']").text_content() == str(stored.imaginary_cash)
+    assert page.locator("[data-seat-cash='imaginary']").text_content() == str(next(r.score for r in stored.references if r.name == "imaginary"))
     created = next(e for e in events if e["type"] == "imaginary_shareholder")
     invested = page.locator("[data-seat-invested='imaginary'] .co-chip").evaluate_all(
         "chips => Object.fromEntries(chips.map(c => [c.dataset.company, Number(c.querySelector('.co-count').textContent)]))")

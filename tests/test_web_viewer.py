@@ -18,11 +18,11 @@ from urllib.parse import quote
 
 import pytest
 
+from arena.games.union_pacific.kit.view import COMPANY_SHAPES
 from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
 from arena.replay import action_event_spans
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
-from leaderboard.web.board import COMPANY_SHAPES
 from tests.chromium import (  # noqa: F401
     SCREENSHOTS, browser, chromium, expect_step, open_replay, open_tab, readme_image, serve, shot)
 from tests.test_web_api import HOSTILE, Data, fill_store, running_tournament, store_next_match
@@ -175,7 +175,7 @@ def test_a_forfeit_ends_as_the_match_result_says(tab: Any, width: str, base_url:
     assert shown == [[str(s.seat), str(s.place)] for s in by_place]
     forfeiter = next(s for s in record.seats if s.forfeited)
     assert shown[-1][0] == str(forfeiter.seat)  # last, though its cash was the highest
-    assert forfeiter.cash == max(s.cash for s in record.seats)
+    assert forfeiter.score == max(s.score for s in record.seats)
     assert final.locator(f"li[data-participant='{forfeiter.seat}'] .status-forfeit").count() == 1
     result_rows = tab.get_by_test_id("result").locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.seat)")
     assert result_rows == [seat for seat, _ in shown]  # the same order as the result at the top of the page

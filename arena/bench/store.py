@@ -335,7 +335,7 @@ class Server:
         deadline = time.monotonic() + 60
         while True:
             try:
-                self.get("/api/board")
+                self.get("/api/board?game=union_pacific")
                 return self
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:

@@ -12,18 +12,21 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from arena.games.base import ReplayError
 from leaderboard import queries
-from leaderboard.web.board import board_json
 from leaderboard.web.context import Web
+from leaderboard.web.games import board_json
 from leaderboard.web.data import (
     bot_info_json,
     bot_json,
     leaderboard_json,
     match_json,
     match_summary_json,
+    replay_view_body,
     tournament_json,
     tournaments_json,
 )
@@ -117,5 +120,22 @@ def api_match(request: Request) -> Response:
     return web.api(match_json(web.store, request.path_params["match_id"]))
 
 
+def api_replay_view(request: Request) -> Response:
+    """``/api/replay-view/MATCH``: the game after each event of the match's replay (docs/web.md)."""
+    web = Web.of(request)
+    try:
+        body = replay_view_body(web.store, request.path_params["match_id"], web.views)
+    except (ReplayError, LookupError) as exc:  # the match has no step-by-step view (as decision_events is null)
+        return web.api({"game": None, "frames": None, "error": str(exc)})
+    return Response(body, media_type="application/json")
+
+
 def api_board(request: Request) -> Response:
-    return JSONResponse(board_json())
+    """``/api/board?game=NAME``: the board of a game as its viewer draws it."""
+    game = request.query_params.get("game")
+    if not game:
+        raise HTTPException(400, "name the game: /api/board?game=NAME")
+    try:
+        return JSONResponse(board_json(game))
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None

@@ -8,8 +8,10 @@ pages and the templates.  What each route does lives by what it is:
 (the rating chart) and :mod:`leaderboard.web.params` (what a request may ask, pages).
 Every page is rendered from the same JSON-ready data that its endpoint under
 ``/api/`` returns (documented in docs/web.md), so what a page shows can be checked
-against the API and, through the API, against the store.  The replay viewer
-(static/replay.js) folds a stored replay's events in the browser.
+against the API and, through the API, against the store.  The replay viewer of a
+match is its game's, served from the game's kit (:mod:`leaderboard.web.games`): it draws
+the states the game's engine had after each event (``/api/replay-view/MATCH``), with the
+controls of static/replay-core.js.
 
 Everything that users submitted (bot names, versions, authors, debug text) reaches
 HTML only through Jinja2 with autoescape on, and the scripts only write text with
@@ -48,15 +50,15 @@ from leaderboard.errors import (
 from leaderboard.queries import BadCursor
 from leaderboard.store import Store
 from leaderboard.web import api, pages
-from leaderboard.web.board import COMPANY_COLOURS, COMPANY_SHAPES, TRACK_STYLES  # noqa: F401 (re-exported)
 from leaderboard.web.charts import rating_chart  # noqa: F401 (re-exported)
 from leaderboard.web.context import Web
+from leaderboard.web.games import fragment_loader, static_mounts
 from leaderboard.web.params import MAX_WHOLE_NUMBER, whole_number  # noqa: F401 (re-exported)
 from leaderboard.web.progress import duration_text
 from leaderboard.web.publication import ReplayNotPublished
 from leaderboard.web.security import SecurityHeaders
 
-__all__ = ["COMPANY_COLOURS", "COMPANY_SHAPES", "TRACK_STYLES", "create_app", "duration_text"]
+__all__ = ["create_app", "duration_text"]
 
 HERE = Path(__file__).resolve().parent
 
@@ -65,7 +67,7 @@ _NOT_FOUND = (UnknownBotError, UnknownMatchError, UnknownTournamentError)
 
 def _templates() -> Jinja2Templates:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(HERE / "templates"), fragment_loader()]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -128,6 +130,7 @@ ROUTES = [
     Route("/api/bots/{name:path}", api.api_bot),
     Route("/api/matches", api.api_matches),
     Route("/api/matches/{match_id:path}", api.api_match),
+    Route("/api/replay-view/{match_id:path}", api.api_replay_view),
     Route("/api/board", api.api_board),
     Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
 ]
@@ -155,7 +158,7 @@ def create_app(db_url: str | None = None) -> Starlette:
         ReplayNotPublished: _not_published,
         **{cls: _not_found for cls in _NOT_FOUND},
     }
-    app = Starlette(routes=ROUTES, exception_handlers=handlers, lifespan=lifespan,
+    app = Starlette(routes=[*static_mounts(), *ROUTES], exception_handlers=handlers, lifespan=lifespan,
                     middleware=[Middleware(SecurityHeaders)])
     app.state.web = web
     return app

@@ -12,8 +12,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
 from leaderboard.store import Store
-from leaderboard.web.board import COMPANY_COLOURS
 from leaderboard.web.fits import RatingsCache
+from leaderboard.web.games import ViewCache
 from leaderboard.web.publication import Redactor, _IsolationCache
 
 
@@ -38,6 +38,7 @@ def links(request: Request) -> dict[str, Callable[..., str]]:
         "bot_api_href": lambda name: f"{root}/api/bots/{quote(name, safe='')}",
         "match_href": lambda match_id: f"{root}/matches/{quote(match_id, safe='')}",
         "match_api_href": lambda match_id: f"{root}/api/matches/{quote(match_id, safe='')}",
+        "view_api_href": lambda match_id: f"{root}/api/replay-view/{quote(match_id, safe='')}",
         "matches_href": matches,
         "tournament_href": lambda tid: f"{root}/tournaments/{int(tid)}",
     }
@@ -46,11 +47,12 @@ def links(request: Request) -> dict[str, Callable[..., str]]:
 @dataclass
 class Web:
     """The application's state: the store (open while the application runs), the rating
-    fits, the isolation of each match, and the templates."""
+    fits, the isolation of each match, the replay views, and the templates."""
 
     templates: Jinja2Templates
     ratings: RatingsCache = field(default_factory=RatingsCache)
     isolation: _IsolationCache = field(default_factory=_IsolationCache)
+    views: ViewCache = field(default_factory=ViewCache)
     holder: dict[str, Store] = field(default_factory=dict)
 
     @classmethod
@@ -66,7 +68,7 @@ class Web:
     def page(self, request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
         context = Redactor.of(self.store).clean(context) if "store" in self.holder else context
         return self.templates.TemplateResponse(
-            request, name, {**links(request), "colours": COMPANY_COLOURS, **context}, status_code=status_code
+            request, name, {**links(request), **context}, status_code=status_code
         )
 
     def api(self, data: Any, status_code: int = 200) -> JSONResponse:

@@ -26,6 +26,7 @@ from leaderboard.rows import BotRow, MatchRow, SeatRow, TournamentRow
 from leaderboard.standings import Standing
 from leaderboard.store import Store
 from leaderboard.web.fits import RatingsCache
+from leaderboard.web.games import ViewCache
 from leaderboard.web.progress import schedule_total
 from leaderboard.web.publication import (
     DETAIL_HIDDEN,
@@ -311,6 +312,21 @@ def match_page_json(store: Store, match_id: str, visibility: Visibility) -> dict
             "replay_hidden": visibility.hidden_message(row),
             "versions": versions}
 
+
+
+def replay_view_body(store: Store, match_id: str, views: ViewCache, visibility: Visibility | None = None) -> bytes:
+    """The replay viewer's steps of a match, as JSON text: the game after each event, as the
+    game's engine had it (its kit's ``view``, :mod:`leaderboard.web.games`).  It holds game
+    state only (no names, no addresses: nothing to redact).  :class:`ReplayNotPublished` while
+    the match is not public; :class:`ReplayError` (or LookupError: no viewer for the game) when
+    the replay cannot be shown."""
+    visibility = visibility if visibility is not None else Visibility(store)
+    row, replay, error = _load_match(store, match_id)
+    if not visibility.published(row):
+        raise ReplayNotPublished(visibility.hidden_message(row))
+    if replay is None:
+        raise ReplayError(error or f"match {match_id} has no replay")
+    return views.get(row.id, replay)
 
 
 def _replay_match_field(data: dict[str, Any], field: str) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from leaderboard import queries
 from leaderboard.rows import SECRET_UNTIL_FINISHED
 from leaderboard.web.charts import rating_chart
 from leaderboard.web.context import Web
+from leaderboard.web.games import viewer_context
 from leaderboard.web.data import (
     _forfeit_reasons,
     _replay_match_field,
@@ -152,4 +153,5 @@ def match_page(request: Request) -> Response:
         "restarts": _replay_match_field(data, "restarts"),
         "versions": data["versions"],
         "secret": SECRET_UNTIL_FINISHED,
+        **viewer_context(data["game"]),
     })

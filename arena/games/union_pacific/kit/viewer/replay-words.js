@@ -2,9 +2,9 @@
 //
 // Everything said here is read from the events the engine emitted (docs/replay-format.md):
 // a dividend event carries every company's value, each participant's invested shares and
-// what each was paid.  The payout rules are not computed again: which rule applied is read
-// off the holdings (one shareholder, a tie for most, a leader and seconds), and every
-// amount shown is the amount the event says was paid.
+// what each was paid.  The payout rules are not computed here: which case each company's
+// holdings met and UP's positions come with the view (the game's kit, on the server), and
+// every amount shown is the amount the event says was paid.
 
 export function makeWords(replay, board) {
   const names = {};
@@ -29,27 +29,17 @@ export function makeWords(replay, board) {
     return paid;
   }
 
-  // Participants grouped by share count, most first: [{count, ids}].
-  function ranks(holdings) {
-    const byCount = {};
-    Object.keys(holdings).forEach(function (id) {
-      (byCount[holdings[id]] = byCount[holdings[id]] || []).push(id);
-    });
-    return Object.keys(byCount).map(Number).sort(function (a, b) { return b - a; })
-      .map(function (count) { return { count: count, ids: byCount[count] }; });
-  }
-
-  // Which rule of docs/rules.md (§7.3) a company's payout followed, read off its holdings,
-  // with the amounts the event paid: {rule, short, text}.
-  function companyRule(row) {
+  // Which rule of docs/rules.md (§7.3) a company's payout followed (``explained``: the
+  // view's {rule, groups}), with the amounts the event paid: {rule, short, text}.
+  function companyRule(row, explained) {
     const v = row.value;
-    const groups = ranks(row.holdings);
+    const groups = explained.groups;
     const pay = function (id) { return money(row.payouts[id]); };
-    if (!groups.length) {
+    if (explained.rule === "none") {
       return { rule: "none", short: "no shareholder", text: row.company + " has no invested shares: nothing is paid." };
     }
     const top = groups[0];
-    if (top.ids.length > 1) {
+    if (explained.rule === "tie") {
       return {
         rule: "tie",
         short: top.ids.length + " tie for most: (" + v + "+⌊" + v + "/2⌋)/" + top.ids.length,
@@ -58,7 +48,7 @@ export function makeWords(replay, board) {
           (groups.length > 1 ? "; " + list(groups.slice(1).flatMap(function (g) { return g.ids; })) + " get nothing" : "") + ".",
       };
     }
-    if (groups.length === 1) {
+    if (explained.rule === "only") {
       return {
         rule: "only",
         short: "only holder: " + v + "+⌊" + v + "/2⌋",
@@ -79,23 +69,13 @@ export function makeWords(replay, board) {
     };
   }
 
-  // Union Pacific (§7.4): the positions each group of equal holdings took, and what it was paid.
-  function upPositions(ev) {
-    const up = ev.union_pacific;
-    let position = 1;
-    return ranks(up.holdings).map(function (g) {
-      const first = position, last = position + g.ids.length - 1;
-      position += g.ids.length;
-      return { first: first, last: last, count: g.count, ids: g.ids, each: up.payouts[g.ids[0]] };
-    });
-  }
-
   function positionName(p) {
     return p.first === p.last ? "position " + p.first : "positions " + p.first + "–" + p.last;
   }
 
-  function upRule(ev) {
-    const places = upPositions(ev);
+  // Union Pacific (§7.4): the positions each group of equal holdings took (the view's) and
+  // what each was paid.
+  function upRule(ev, places) {
     if (!places.length) return { short: "no shareholder", text: "Union Pacific has no invested shares: nothing is paid." };
     return {
       short: places.map(function (p) { return p.first === p.last ? String(p.first) : p.first + "–" + p.last; }).join(" · "),
@@ -108,7 +88,12 @@ export function makeWords(replay, board) {
 
   function describe(ev) {
     switch (ev.type) {
-      case "setup": return "Set-up: " + ev.players + " players (" + ev.variant + "); each dealt 3 track cards, 1 UP and 4 company shares; UP stack " + ev.up_stack + ".";
+      case "setup": {
+        const hand = ev.hands[0] || { track: {}, shares: {} };
+        const count = function (map) { return Object.keys(map).reduce(function (n, k) { return n + map[k]; }, 0); };
+        return "Set-up: " + ev.players + " players (" + ev.variant + "); each dealt " + count(hand.track) + " track cards and " +
+          count(hand.shares) + " shares; UP stack " + ev.up_stack + ".";
+      }
       case "first_investment": return "First investment: " + Object.keys(ev.picks).map(function (s) { return who(s) + " " + ev.picks[s]; }).join(", ") + ".";
       case "display": return "Display: " + (ev.display.length ? ev.display.join(" ") : "empty") + ".";
       case "share_deck": return "Share deck laid out: " + ev.cards + " cards, " + ev.order.filter(function (c) { return c === "DIVIDEND"; }).length + " of them dividend cards.";
@@ -145,6 +130,6 @@ export function makeWords(replay, board) {
 
   return {
     who: who, shares: shares, sectionName: sectionName, describe: describe, paidBy: paidBy,
-    companyRule: companyRule, upRule: upRule, upPositions: upPositions,
+    companyRule: companyRule, upRule: upRule,
   };
 }

@@ -1,5 +1,5 @@
 // The board of the replay viewer: cities, sections and their train spaces, drawn from
-// the board data (/api/board); trains in their company's colour *and* shape, so that
+// the board data (/api/board?game=union_pacific); trains in their company's colour *and* shape, so that
 // they read without colour too; city labels placed where they hide no train space.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -45,7 +45,7 @@ function plus(x, y, r, turn) {
   }).join(" ") + " Z";
 }
 
-//: The path of a shape named by /api/board (``companies[].shape``) centred on x, y.
+//: The path of a shape named by the board data (``companies[].shape``) centred on x, y.
 export function shapePath(shape, x, y, r) {
   switch (shape) {
     case "square": { const s = r * 0.88; return "M" + (x - s) + " " + (y - s) + " h" + 2 * s + " v" + 2 * s + " h" + -2 * s + " Z"; }
@@ -135,7 +135,7 @@ function placeLabels(items, obstacles, segments, size, metrics, height) {
 
 // -- the board -------------------------------------------------------------------------
 
-export function drawBoard(svg, board, words) {
+export function drawBoard(svg, board, words, starts) {
   const companies = {};
   board.companies.forEach(function (c) { companies[c.code] = c; });
   const lons = board.cities.map(function (c) { return c.lon; });
@@ -249,12 +249,15 @@ export function drawBoard(svg, board, words) {
     svg.dataset.labelsShown = String(items.filter(function (i) { return i.place; }).length);
   }
 
+  // state.sections[i]: the company on each space of section i (null: empty), as the view
+  // (the game's kit, from the engine's state) lays them out; starts[i]: its starting spaces.
   function render(state) {
-    state.sections.forEach(function (s, i) {
-      sectionNodes[i].classList.toggle("last-build", state.lastSection === i);
-      s.slots.forEach(function (co, j) {
+    state.sections.forEach(function (slots, i) {
+      sectionNodes[i].classList.toggle("last-build", state.last_section === i);
+      const first = (starts && starts[i]) || [];
+      slots.forEach(function (co, j) {
         const n = slotNodes[i][j];
-        const start = !!s.start[j];
+        const start = first.indexOf(j) >= 0 && !!co;
         if (n.company !== co) {
           n.company = co;
           const c = co ? companies[co] : null;

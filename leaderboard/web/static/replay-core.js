@@ -1,33 +1,68 @@
-// The replay viewer of the match page (an ES module; its parts are the replay-*.js files).
+// The replay viewer's game-agnostic part (an ES module): a game's viewer, served from its
+// kit (/static/games/GAME/replay.js), calls start() with what only it knows: how to draw a
+// step, how to say an event, which events are turns and marks.
 //
-// It loads the match (with its stored replay) and the board from the JSON endpoints, then
-// folds the replay's events in order: step i shows the game after events 0..i.  Every
-// number on screen comes from that fold, so it can be traced to the stored replay
-// (docs/replay-format.md).
+// The viewer loads the match (with its stored replay) and the replay's view from the JSON
+// endpoints.  The view holds, for each event, the game as the engine had it after that
+// event (computed on the server with the game's engine: docs/web.md), sent as the changes
+// from the step before; this file only puts those changes together (states()), so that
+// no rule of any game is written a second time here.
 //
 // The step is in the address (#step=N, N as the label counts, from 1; #decision=N for a
 // bot's decision N, as faults and debug lines number them): reload, back and forward keep
-// it.  Jumps (event list, marks, next dividend, first, last, a released slider) add a
-// history entry; single steps and play replace the current one.
+// it.  Jumps (event list, marks, next jump, first, last, a released slider) add a history
+// entry; single steps and play replace the current one.
 
-import { fold } from "./replay-fold.js";
-import { makeWords } from "./replay-words.js";
-import { drawBoard, zoomable } from "./replay-board.js";
-import { makePanels, el, clear } from "./replay-panels.js";
-import { drawCashChart } from "./replay-chart.js";
-
-const root = document.getElementById("replay");
 const BASE_MS = 300;  // one step at 1x speed
+
+export function el(tag, attrs, text) {
+  const node = document.createElement(tag);
+  if (attrs) Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
 
 function byId(id) {
   return document.getElementById(id);
 }
 
-function getJSON(url) {
+export function getJSON(url) {
   return fetch(url, { headers: { Accept: "application/json" } }).then(function (response) {
-    if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+    if (!response.ok) {
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        throw new Error(body.error || url + ": HTTP " + response.status);
+      });
+    }
     return response.json();
   });
+}
+
+// The state after each event: frame 0 is the whole state; each later frame holds the keys
+// that changed, a list of the same length as {"@": {index: item}} of its changed items.
+export function states(frames) {
+  const out = [];
+  let state = null;
+  frames.forEach(function (frame) {
+    state = state === null ? structuredClone(frame) : Object.assign({}, state);
+    if (out.length) {
+      Object.keys(frame).forEach(function (key) {
+        const value = frame[key];
+        if (value && typeof value === "object" && !Array.isArray(value) && value["@"] && Array.isArray(state[key])) {
+          const list = state[key].slice();
+          Object.keys(value["@"]).forEach(function (i) { list[Number(i)] = value["@"][i]; });
+          state[key] = list;
+        } else {
+          state[key] = value;
+        }
+      });
+    }
+    out.push(state);
+  });
+  return out;
 }
 
 // "#step=12" -> {step: 11}; "#decision=7" -> {decision: 7}; anything else -> null.
@@ -37,14 +72,23 @@ function parseHash(hash) {
   return m[1] === "step" ? { step: Number(m[2]) - 1 } : { decision: Number(m[2]) };
 }
 
-function viewer(match, board) {
+// game: {
+//   who(id) -> a participant's name;  describe(ev) -> one line about an event;
+//   turnHead(ev) -> the heading of the turn this event starts, or null (the event list groups by turn);
+//   label(step, state) -> what follows "Step N / M · " in the step label;
+//   render(step, state, ev) -> draw the board and panels for a step;
+//     (state is null in both when the replay has no view: see boot())
+//   marks -> [{step, kind, title}] under the slider (faults are added here);
+//   jump -> {id, label, title, key, is(ev)}: a button (and key) to the next such event, or null;
+//   onKey(key) -> true when the game used a key (optional);
+//   bind(controls) (optional): called once with {go(step, how)} before the first step is shown
+// }
+export function start(root, match, shown, game) {
   const replay = match.replay;
   const events = replay.events;
   const last = events.length - 1;
-  const words = makeWords(replay, board);
-  const panels = makePanels(replay, board, words);
-  const states = fold(board, replay);
   const spans = match.decision_events;  // [first, end) of the events of each decision, or null
+  const who = game.who;
 
   // -- decisions, faults and debug lines by decision number ------------------------------
   const faults = {};
@@ -58,36 +102,14 @@ function viewer(match, board) {
   // The step of a decision: the state its seat saw (the last event before the decision's own).
   const decisionStep = function (n) { return spans && spans[n] ? Math.max(0, spans[n][0] - 1) : null; };
 
-  // -- the board, its zoom, the chart ----------------------------------------------------------
-  const svg = byId("board");
-  const drawn = drawBoard(svg, board, words);
-  panels.legend(byId("legend"));
-  const zoom = zoomable(byId("board-scroll"), svg, { in: byId("zoom-in"), out: byId("zoom-out"), fit: byId("zoom-fit") },
-    function () { drawn.layoutLabels(); byId("zoom-label").textContent = byId("board-scroll").dataset.zoom + "×"; });
-  let resizing = null;
-  window.addEventListener("resize", function () {
-    clearTimeout(resizing);
-    resizing = setTimeout(drawn.layoutLabels, 150);
-  });
-  const chart = drawCashChart(byId("cash-chart"), states, events, words, function (i) { go(i, "push"); });
-  const chartLegend = byId("cash-legend");
-  chart.ids.forEach(function (id, n) {
-    const item = el("span", { class: "legend-item", "data-participant": id });
-    const swatch = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    swatch.setAttribute("width", "26");
-    swatch.setAttribute("height", "10");
-    swatch.setAttribute("aria-hidden", "true");
-    const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
-    [["x1", 1], ["y1", 5], ["x2", 25], ["y2", 5], ["class", "series series-" + (id === "imaginary" ? "imaginary" : n)]]
-      .forEach(function (a) { line.setAttribute(a[0], a[1]); });
-    swatch.appendChild(line);
-    item.appendChild(swatch);
-    item.appendChild(el("span", { class: "bot-name" }, words.who(id)));
-    item.appendChild(el("span", { class: "legend-cash", "data-chart-cash": id }, ""));
-    chartLegend.appendChild(item);
-  });
+  // -- the jump button ---------------------------------------------------------------------------
+  const jump = game.jump || null;
+  if (jump) {
+    const button = el("button", { type: "button", id: jump.id, title: jump.title }, jump.label);
+    byId("btn-last").after(button);
+  }
 
-  // -- slider marks: dividends and faults ------------------------------------------------------
+  // -- slider marks: the game's, and faults ------------------------------------------------------
   const slider = byId("step-slider");
   slider.max = String(last);
   const marks = byId("slider-marks");
@@ -96,13 +118,11 @@ function viewer(match, board) {
     a.style.left = (last ? step / last * 100 : 0) + "%";
     marks.appendChild(a);
   }
-  events.forEach(function (ev, i) {
-    if (ev.type === "dividend") mark(i, "dividend", "dividend " + ev.number + " (step " + (i + 1) + ")", "#step=" + (i + 1));
-  });
+  (game.marks || []).forEach(function (m) { mark(m.step, m.kind, m.title, "#step=" + (m.step + 1)); });
   Object.keys(faults).forEach(function (n) {
     const step = decisionStep(Number(n));
     if (step === null) return;
-    mark(step, "fault", "fault at decision " + n + ": " + faults[n].map(function (f) { return words.who(f.seat) + " " + f.reason; }).join(", "),
+    mark(step, "fault", "fault at decision " + n + ": " + faults[n].map(function (f) { return who(f.seat) + " " + f.reason; }).join(", "),
       "#decision=" + n);
   });
 
@@ -112,9 +132,10 @@ function viewer(match, board) {
   const items = [];
   let group = null;
   events.forEach(function (ev, i) {
-    if (group === null || ev.type === "turn") {
+    const head = game.turnHead(ev);
+    if (group === null || head !== null) {
       group = el("li", { class: "turn-group" });
-      group.appendChild(el("div", { class: "turn-head" }, ev.type === "turn" ? "Turn " + ev.turn + " · " + words.who(ev.seat) : "Set-up"));
+      group.appendChild(el("div", { class: "turn-head" }, head !== null ? head : "Set-up"));
       group.appendChild(el("ol", { class: "turn-events" }));
       log.appendChild(group);
     }
@@ -122,7 +143,7 @@ function viewer(match, board) {
     const a = el("a", { href: "#step=" + (i + 1), class: "ev-link" });
     a.appendChild(el("span", { class: "ev-num" }, i + 1));
     a.appendChild(el("span", { class: "ev-type" }, ev.type));
-    a.appendChild(el("span", { class: "ev-text" }, words.describe(ev)));
+    a.appendChild(el("span", { class: "ev-text" }, game.describe(ev)));
     const n = decisionOf[i];
     if (n !== null) {
       a.title = "decision " + n + ": " + replay.actions[n].action;
@@ -143,10 +164,6 @@ function viewer(match, board) {
   let decision = null;  // the decision the address names, while it is shown
   let timer = null;
 
-  if (replay.board && board.sha256 && replay.board.sha256 !== board.sha256) {
-    root.insertBefore(el("p", { class: "warn-text" }, "This replay was played on board " + replay.board.name + ", not on the board drawn here (" + board.name + ")."), root.firstChild);
-  }
-
   function showDecision(n) {
     clear(note);
     note.hidden = n === null;
@@ -156,7 +173,7 @@ function viewer(match, board) {
       note.textContent = "Decision " + n + " cannot be shown: " + (action ? "this replay cannot be re-played to place it." : "the replay has " + replay.actions.length + " decisions (0–" + (replay.actions.length - 1) + ").");
       return;
     }
-    note.appendChild(document.createTextNode("Decision " + n + " · " + words.who(action.seat) + " (seat " + action.seat + ") played "));
+    note.appendChild(document.createTextNode("Decision " + n + " · " + who(action.seat) + " (seat " + action.seat + ") played "));
     note.appendChild(el("code", null, action.action));
     note.appendChild(document.createTextNode(". The board shows what the seat saw; step forward (→) to see what the decision did."));
     (faults[n] || []).forEach(function (f) {
@@ -175,7 +192,7 @@ function viewer(match, board) {
 
   function show(step) {
     step = Math.max(0, Math.min(last, step));
-    const state = states[step];
+    const state = shown ? shown[step] : null;  // null: the replay has no view (the events alone)
     const ev = events[step];
     const moved = step !== current;
     const previous = current;
@@ -183,21 +200,10 @@ function viewer(match, board) {
     slider.value = String(step);
     root.dataset.step = String(step);
     root.dataset.eventType = ev.type;
-    label.textContent = "Step " + (step + 1) + " / " + events.length + " · turn " + state.turn + " · dividends paid " + state.paid;
-    text.textContent = words.describe(ev);
+    label.textContent = "Step " + (step + 1) + " / " + events.length + " · " + game.label(step, state);
+    text.textContent = game.describe(ev);
     text.className = "event-text ev-" + ev.type;
-    drawn.render(state);
-    panels.seats(byId("seats-table"), state);
-    panels.supply(byId("supply"), state);
-    panels.companies(byId("companies-table"), state);
-    panels.dividend(byId("dividend-panel"), ev);
-    panels.final(byId("final-panel"), state);
-    chart.show(step);
-    chart.ids.forEach(function (id) {
-      const cash = id === "imaginary" ? (state.imaginary ? state.imaginary.cash : null) : state.players[Number(id)].cash;
-      const node = chartLegend.querySelector("[data-chart-cash='" + id + "']");
-      if (node) node.textContent = cash === null ? "" : " $" + cash;
-    });
+    game.render(step, state, ev);
     if (moved) {
       if (previous >= 0) items[previous].classList.remove("current");
       items[step].classList.add("current");
@@ -273,9 +279,9 @@ function viewer(match, board) {
     if (timer !== null) { stop(); play(); }
   });
 
-  function nextDividend() {
+  function nextJump() {
     for (let i = current + 1; i <= last; i++) {
-      if (events[i].type === "dividend") { go(i, "push"); return; }
+      if (jump.is(events[i])) { go(i, "push"); return; }
     }
     go(last, "push");
   }
@@ -284,7 +290,7 @@ function viewer(match, board) {
   byId("btn-prev").addEventListener("click", function () { stop(); go(current - 1, "replace"); });
   byId("btn-next").addEventListener("click", function () { stop(); go(current + 1, "replace"); });
   byId("btn-last").addEventListener("click", function () { stop(); go(last, "push"); });
-  byId("btn-dividend").addEventListener("click", function () { stop(); nextDividend(); });
+  if (jump) byId(jump.id).addEventListener("click", function () { stop(); nextJump(); });
   playButton.addEventListener("click", play);
   slider.addEventListener("input", function () { stop(); go(Number(slider.value), "replace"); });
   slider.addEventListener("change", function () { go(Number(slider.value), "push"); });
@@ -295,28 +301,47 @@ function viewer(match, board) {
     else if (event.key === "ArrowLeft") { stop(); go(current - 1, "replace"); }
     else if (event.key === "Home") { stop(); go(0, "push"); }
     else if (event.key === "End") { stop(); go(last, "push"); }
-    else if (event.key === "d" || event.key === "D") { stop(); nextDividend(); }
-    else if (event.key === "+" || event.key === "=") { zoom.zoomIn(); }
-    else if (event.key === "-") { zoom.zoomOut(); }
+    else if (jump && (event.key === jump.key || event.key === jump.key.toUpperCase())) { stop(); nextJump(); }
+    else if (game.onKey && game.onKey(event.key)) { /* the game's (zoom) */ }
     else if (event.key === " " && tag !== "BUTTON" && tag !== "A") { play(); }
     else return;
     event.preventDefault();
   });
 
+  if (game.bind) game.bind({ go: go });
   if (!follow(false)) show(0);
   root.dataset.ready = "true";
 }
 
-if (root) {
-  Promise.all([getJSON(root.dataset.matchUrl), getJSON(root.dataset.boardUrl)])
+// Load the match, its view and the board, then hand them to the game's viewer
+// (make(match, view, board, shown) returns the game object of start(); shown[i] is the
+// state after event i).  A replay the engine cannot re-play (recorded under older rules,
+// or altered) has no view: shown is null, the viewer says why and still steps through the
+// stored events (the game's render() then gets a null state).  A failure to load is said
+// in the viewer's place.
+export function boot(make) {
+  const root = byId("replay");
+  if (!root) return;
+  Promise.all([getJSON(root.dataset.matchUrl), getJSON(root.dataset.viewUrl), getJSON(root.dataset.boardUrl)])
     .then(function (loaded) {
       const match = loaded[0];
       if (!match.replay) throw new Error(match.replay_error || "the match has no replay");
-      viewer(match, loaded[1]);
+      const view = loaded[1];
+      const board = loaded[2];
+      if (match.replay.board && board.sha256 && match.replay.board.sha256 !== board.sha256) {
+        root.insertBefore(el("p", { class: "warn-text" }, "This replay was played on board " + match.replay.board.name + ", not on the board drawn here (" + board.name + ")."), root.firstChild);
+      }
+      const shown = view.frames ? states(view.frames) : null;
+      if (!shown) {
+        root.insertBefore(el("p", { class: "warn-text", "data-testid": "viewer-warning" }, "The board and the panels cannot show this replay: " +
+          (view.error || "it has no view") + ". The stored events are listed and described as recorded."), root.firstChild);
+      }
+      start(root, match, shown, make(match, view, board, shown));
     })
     .catch(function (error) {
       byId("step-label").textContent = "";
       root.insertBefore(el("p", { class: "warn-text", "data-testid": "viewer-error" }, "The replay cannot be shown: " + error.message), root.firstChild);
       root.dataset.ready = "error";
+      console.warn(error);
     });
 }

@@ -1,19 +1,13 @@
 // The panels beside and below the board: seats, the supply, the companies, the payouts of
-// a dividend and the final result.  Text from the data (bot names above all) is only ever
-// written with textContent / createElement, never parsed as HTML.
+// a dividend and the final result, drawn from a step's state (the engine's, through the
+// view).  Text from the data (bot names above all) is only ever written with textContent /
+// createElement, never parsed as HTML.
 
-import { total } from "./replay-fold.js";
+import { el, clear } from "../../replay-core.js";
 import { trainIcon } from "./replay-board.js";
 
-export function el(tag, attrs, text) {
-  const node = document.createElement(tag);
-  if (attrs) Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-export function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
+function total(map) {
+  return Object.keys(map).reduce(function (sum, k) { return sum + map[k]; }, 0);
 }
 
 // A table inside a box that scrolls sideways on its own when the table is too wide.
@@ -136,13 +130,12 @@ export function makePanels(replay, board, words) {
     state.display.forEach(function (c) { display.appendChild(chip(c)); });
     if (!state.display.length) display.appendChild(el("span", { class: "muted" }, "empty"));
     box.appendChild(fact("Display", display));
-    box.appendChild(fact("Share deck", cards(state.deck) + " (" + (state.dividendCards - state.revealed) + " dividend)", { "data-count": "share-deck" }));
-    box.appendChild(fact("Track deck", cards(state.trackDeck), { "data-count": "track-deck" }));
+    box.appendChild(fact("Share deck", cards(state.deck) + " (" + state.deck_dividends + " dividend)", { "data-count": "share-deck" }));
+    box.appendChild(fact("Track deck", cards(state.track_deck), { "data-count": "track-deck" }));
     box.appendChild(fact("UP stack", state.up, { "data-count": "up-stack" }));
     box.appendChild(fact("Track discards", shares(state.discards) || "none"));
-    box.appendChild(fact("Dividends paid", state.paid + " of " + (replay.players === 2 ? 3 : 4)));
+    box.appendChild(fact("Dividends paid", state.paid + " of " + state.dividends_to_end));
     if (total(state.boxed)) box.appendChild(fact("Boxed (four of a kind)", shares(state.boxed)));
-    if (state.mismatch) box.appendChild(el("p", { class: "warn-text" }, state.mismatch));
   }
 
   function companiesTable(table, state) {
@@ -169,9 +162,10 @@ export function makePanels(replay, board, words) {
     table.appendChild(body);
   }
 
-  // The payouts of one dividend event: every company's value, the rule that applied (read
-  // off the holdings), each participant's shares and what it was paid, UP's positions.
-  function dividend(panel, ev) {
+  // The payouts of one dividend event: every company's value, the rule its holdings met and
+  // UP's positions (``explained``: the view's, from the game's kit), each participant's
+  // shares and what the event says it was paid.
+  function dividend(panel, ev, explained) {
     clear(panel);
     panel.hidden = !ev || ev.type !== "dividend";
     if (panel.hidden) return;
@@ -210,10 +204,11 @@ export function makePanels(replay, board, words) {
         tr.appendChild(paid);
       });
       body.appendChild(tr);
-      if (Object.keys(holdings).length) notes.appendChild(el("li", { "data-company": code }, rule.text));
+      if (Object.keys(holdings).length && rule.text) notes.appendChild(el("li", { "data-company": code }, rule.text));
     };
-    ev.companies.forEach(function (c) { row(c.company, c.value, words.companyRule(c), c.holdings, c.payouts); });
-    row("UP", "by position", words.upRule(ev), ev.union_pacific.holdings, ev.union_pacific.payouts);
+    const unknown = { rule: "", short: "–", text: "" };  // no view: the amounts only
+    ev.companies.forEach(function (c, i) { row(c.company, c.value, explained ? words.companyRule(c, explained.companies[i]) : unknown, c.holdings, c.payouts); });
+    row("UP", "by position", explained ? words.upRule(ev, explained.up) : unknown, ev.union_pacific.holdings, ev.union_pacific.payouts);
     table.appendChild(body);
     const foot = el("tfoot");
     const sum = el("tr", { class: "sum" });
@@ -244,11 +239,10 @@ export function makePanels(replay, board, words) {
 
   // The final result as the match's result says: a forfeiting seat is placed last
   // whatever its cash (the host's result in the replay's match section).
-  function final(panel, state) {
+  function final(panel, res) {
     clear(panel);
-    panel.hidden = !state.result;
-    if (!state.result) return;
-    const res = state.result;
+    panel.hidden = !res;
+    if (!res) return;
     const places = match.places || res.places;
     const cash = match.cash || res.cash;
     panel.appendChild(el("h3", null, "Final result · " + (match.termination || res.termination)));
