@@ -29,7 +29,21 @@ from arena.games.union_pacific import UnionPacific, board_from_json, default_gam
 from arena.games.union_pacific.determinise import Determiniser, SeatKnowledge, from_observation
 from arena.games.union_pacific.state import UnionPacificState
 
-__all__ = ["ForwardModel", "game_for_board"]
+__all__ = ["ForwardModel", "NoForwardModel", "game_for_board", "require_forward_model"]
+
+#: The games this module can rebuild full states of (each needs its own determiniser).
+GAMES = (UnionPacific.name,)
+
+
+class NoForwardModel(ValueError):
+    """The match's game has no forward model."""
+
+
+def require_forward_model(game: str) -> None:
+    """Raise :class:`NoForwardModel`, with a clear message, unless ``game`` has a forward model."""
+    if game not in GAMES:
+        raise NoForwardModel(f"the SDK has no forward model for {game!r} (it has one for {', '.join(GAMES)}): "
+                             "search with your own model of the game, or play from the observation alone")
 
 _games: dict[str, UnionPacific] = {}
 _games_lock = threading.Lock()

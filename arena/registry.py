@@ -27,6 +27,7 @@ from arena.botfiles import (
     verify_frozen,
 )
 from arena.errors import UserError
+from arena.games.registry import DEFAULT_GAME
 from arena.host.check import CheckReport, CheckStep, check_bot
 from arena.host.manifest import BotSpec, ManifestError, load_manifest, parse_bot_spec
 from arena.host.sandbox import IsolationPolicy
@@ -135,8 +136,11 @@ def register_bot(
     policy: IsolationPolicy | None = None,
     files_dir: Path | None = None,
     on_check: Callable[[], None] | None = None,
+    game: str = DEFAULT_GAME,
 ) -> tuple[BotRow, CheckReport | None]:
     """Check a bot and store it as a new version; a bot that fails the check is refused with the reason.
+
+    The check plays ``game`` (the bot must list it in Describe).
 
     A manifest bot's folder is copied into ``files_dir`` (default :func:`files_dir_of`)
     first, and the check runs on the copy, which the new version then plays.
@@ -147,7 +151,7 @@ def register_bot(
     policy = policy if policy is not None else IsolationPolicy.sandbox()
     if spec.manifest is None:
         return _register_address(store, spec, log_dir=log_dir, check=check, progress=progress, policy=policy,
-                                 on_check=on_check)
+                                 on_check=on_check, game=game)
     source = spec.manifest
     if "@" in source.name:
         raise UserError(f"{source.path}: the bot name {source.name!r} contains '@', which separates a bot's name "
@@ -164,7 +168,8 @@ def register_bot(
         if check:
             if on_check is not None:
                 on_check()
-            report = check_bot(BotSpec(manifest=copy.manifest), log_dir=log_dir, progress=progress, policy=policy)
+            report = check_bot(BotSpec(manifest=copy.manifest), log_dir=log_dir, progress=progress, policy=policy,
+                               game=game)
             if not report.passed:
                 failed = report.failed
                 reason = f"{failed.name}: {failed.detail}" if failed else "the check did not run"
@@ -190,7 +195,7 @@ def register_bot(
 
 def _register_address(store: ResultStore, spec: BotSpec, *, log_dir: Path, check: bool,
                       progress: Callable[[CheckStep], None] | None, policy: IsolationPolicy,
-                      on_check: Callable[[], None] | None) -> tuple[BotRow, CheckReport | None]:
+                      on_check: Callable[[], None] | None, game: str) -> tuple[BotRow, CheckReport | None]:
     """A bot at an address: its Describe reply names it; a new address or version is a new version.
 
     The host cannot freeze a bot that runs elsewhere: its owner decides what answers there.
@@ -199,7 +204,7 @@ def _register_address(store: ResultStore, spec: BotSpec, *, log_dir: Path, check
     if check:
         if on_check is not None:
             on_check()
-        report = check_bot(spec, log_dir=log_dir, progress=progress, policy=policy)
+        report = check_bot(spec, log_dir=log_dir, progress=progress, policy=policy, game=game)
         if not report.passed:
             failed = report.failed
             reason = f"{failed.name}: {failed.detail}" if failed else "the check did not run"

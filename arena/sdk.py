@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 import grpc
 
+from arena.games.registry import DEFAULT_GAME
 from arena.host import codec
 from arena.host.codec import LegalAction
 from arena.host.manifest import is_address
@@ -106,10 +107,9 @@ class Match:
                       seed: int | None = None) -> "ForwardModel":
         """Full game states consistent with what this seat knows, to search (see
         :mod:`arena.forward_model`); ``seed`` defaults to one drawn from :attr:`rng`."""
-        from arena.forward_model import ForwardModel, game_for_board  # numpy: loaded by the bots that search
+        from arena.forward_model import ForwardModel, game_for_board, require_forward_model  # numpy: loaded by the bots that search
 
-        if self.game != codec.UNION_PACIFIC:
-            raise ValueError(f"the forward model knows {codec.UNION_PACIFIC!r} only, not {self.game!r}")
+        require_forward_model(self.game)  # a clear error for a game without one
         if seed is None:
             seed = self.rng.getrandbits(64)
         return ForwardModel(game_for_board(self.board), observation, self.public_events, legal_actions, seed)
@@ -117,7 +117,9 @@ class Match:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """What EndMatch says: cash and places per participant ("0".., "imaginary")."""
+    """What EndMatch says: score and place per participant ("0".., and a game's others such as
+    Union Pacific's "imaginary").  ``scores`` is filled for every game; ``cash`` (the same
+    numbers) only for Union Pacific, as before ``scores`` existed."""
 
     match_id: str
     seat: int
@@ -126,6 +128,7 @@ class MatchResult:
     termination: str  # "normal", "stalemate", "forfeit" or "error"
     forfeited_seats: list[int]
     forfeited: bool
+    scores: dict[str, int] = field(default_factory=dict)
 
     @property
     def place(self) -> int | None:
@@ -186,7 +189,8 @@ class Bot:
     version: str = "0.0.0"
     author: str = ""
     language: str = "python"
-    games: tuple[str, ...] = (codec.UNION_PACIFIC,)
+    #: The games this bot plays (Describe lists them; the host refuses a bot for a game not listed).
+    games: tuple[str, ...] = (DEFAULT_GAME,)
 
     def decide(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction]) -> int | tuple[int, str]:
         """Return the index of one of ``legal_actions`` (optionally with a short debug text)."""
@@ -321,7 +325,8 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             return bot_pb2.EndMatchReply()
         summary = codec.match_result_from_proto(request.result)
         result = MatchResult(request.match_id, request.seat, summary["cash"], summary["places"],
-                             summary["termination"], summary["forfeited_seats"], request.forfeited)
+                             summary["termination"], summary["forfeited_seats"], request.forfeited,
+                             summary["scores"])
         log.info("match %s seat %d over: %s, place %s", request.match_id, request.seat, result.termination,
                  result.place)
         self._hook(context, match, "end_match()", self._bot.end_match, result)

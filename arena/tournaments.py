@@ -104,10 +104,10 @@ class TournamentConfig:
 
 def resolve_bots(store: ResultStore, entries: Sequence[str], *, log_dir: Path,
                  on_register: Callable[[str], None] | None = None,
-                 policy: IsolationPolicy | None = None) -> list[BotRow]:
+                 policy: IsolationPolicy | None = None, game: str = DEFAULT_GAME) -> list[BotRow]:
     """The version of each entry that plays: a registered name is its current version
-    (``NAME@NUMBER`` one version); a manifest path (or folder) is checked and registered
-    first when its files are not the current version's (a new bot, or a new version)."""
+    (``NAME@NUMBER`` one version); a manifest path (or folder) is checked (playing ``game``)
+    and registered first when its files are not the current version's (a new bot, or a new version)."""
     rows: list[BotRow] = []
     for entry in entries:
         try:
@@ -118,7 +118,7 @@ def resolve_bots(store: ResultStore, entries: Sequence[str], *, log_dir: Path,
                 raise UserError(f"no bot named {entry!r} is registered, and it is not a manifest path "
                                 "(see 'arena bot list', or pass a bot.toml)") from None
             try:
-                row, _ = register_bot(store, entry, log_dir=log_dir, policy=policy,
+                row, _ = register_bot(store, entry, log_dir=log_dir, policy=policy, game=game,
                                       on_check=(lambda: on_register(entry)) if on_register else None)
             except AlreadyRegistered as same:
                 row = same.row

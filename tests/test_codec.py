@@ -186,7 +186,7 @@ ACTIONS = [
 
 @pytest.mark.parametrize(("text", "action"), ACTIONS, ids=[text for text, _ in ACTIONS])
 def test_action_round_trip(text: str, action: dict[str, Any]) -> None:
-    message = _wire(codec.action_to_proto(7, text, action))
+    message = _wire(codec.action_to_proto(7, text, action, game="union_pacific"))
     assert message.index == 7
     assert message.text == text
     assert message.union_pacific.WhichOneof("kind") == action["kind"]
@@ -194,7 +194,7 @@ def test_action_round_trip(text: str, action: dict[str, Any]) -> None:
 
 
 def test_exchange_none_is_distinct_from_an_empty_company() -> None:
-    none = codec.action_to_proto(0, "exchange none", {"kind": "exchange", "company": None})
+    none = codec.action_to_proto(0, "exchange none", {"kind": "exchange", "company": None}, game="union_pacific")
     assert not none.union_pacific.exchange.HasField("company")
     # An exchange with no company still marks the kind as set (an empty sub-message).
     assert none.union_pacific.WhichOneof("kind") == "exchange"
@@ -205,7 +205,7 @@ def test_board_round_trip_on_the_shipped_board() -> None:
 
     text = (resources.files("arena.games.union_pacific") / "boards" / "reconstruction-1.json").read_text()
     board = json.loads(text)
-    message = _wire(codec.board_to_proto(board))
+    message = _wire(codec.board_to_proto(board, game="union_pacific"))
     up = message.union_pacific
     assert len(up.sections) == len(board["sections"]) == 71
     assert [c.code for c in up.companies] == list(board["companies"])
@@ -227,7 +227,7 @@ def test_board_without_note() -> None:
         },
         "union_pacific_shares": 20,
     }
-    message = codec.board_to_proto(board)
+    message = codec.board_to_proto(board, game="union_pacific")
     assert not message.union_pacific.HasField("note")
     assert codec.board_from_proto(_wire(message)) == board
 
@@ -239,9 +239,9 @@ def test_outcome_round_trip(termination: Termination) -> None:
         places={"0": 3, "1": 1, "imaginary": 1},
         termination=termination,
     )
-    back = codec.match_result_from_proto(_wire(codec.outcome_to_proto(outcome)))
-    assert back == {**outcome.to_json(), "forfeited_seats": []}
-    assert list(back["cash"]) == ["0", "1", "imaginary"]
+    back = codec.match_result_from_proto(_wire(codec.outcome_to_proto(outcome, game="union_pacific")))
+    assert back == {**outcome.to_json(), "scores": outcome.to_json()["cash"], "forfeited_seats": []}
+    assert list(back["cash"]) == ["0", "1", "imaginary"]  # union_pacific keeps cash filled for older bots
 
 
 def test_forfeit_result() -> None:
@@ -249,8 +249,7 @@ def test_forfeit_result() -> None:
         {"0": 80, "1": 60, "2": 10, "3": 95},
         {"0": 1, "1": 2, "2": 3, "3": 4},
         MatchTermination.FORFEIT,
-        forfeited_seats=[3],
-    )
+        forfeited_seats=[3], game="union_pacific")
     assert message.termination == bot_pb2.TERMINATION_FORFEIT
     back = codec.match_result_from_proto(_wire(message))
     assert back["termination"] == "forfeit"
@@ -281,7 +280,7 @@ def test_none_where_a_value_is_required() -> None:
     with pytest.raises(codec.CodecError, match="'turn'"):
         codec.observation_to_proto(obs)
     with pytest.raises(codec.CodecError, match="'company'"):
-        codec.action_to_proto(0, "first-invest ?", {"kind": "first_invest", "company": None})
+        codec.action_to_proto(0, "first-invest ?", {"kind": "first_invest", "company": None}, game="union_pacific")
 
 
 def test_wrong_type_names_where() -> None:
@@ -295,7 +294,7 @@ def test_unknown_game_and_kind() -> None:
     with pytest.raises(codec.CodecError, match="unknown game 'chess'"):
         codec.observation_to_proto({**main_observation(), "game": "chess"})
     with pytest.raises(codec.CodecError, match="unknown kind 'teleport'"):
-        codec.action_to_proto(0, "teleport", {"kind": "teleport"})
+        codec.action_to_proto(0, "teleport", {"kind": "teleport"}, game="union_pacific")
 
 
 def test_empty_messages_are_refused() -> None:
@@ -389,7 +388,7 @@ def test_real_random_games_round_trip(players: int, seed: int, variant: str) -> 
         back = codec.observation_from_proto(_wire(codec.observation_to_proto(observation)))
         assert back == observation
         assert json.dumps(back) == json.dumps(observation)
-        for i, message in enumerate(codec.legal_actions_to_proto(state, actions)):
+        for i, message in enumerate(codec.legal_actions_to_proto(state, actions, game="union_pacific")):
             expected = codec.LegalAction(i, state.action_to_string(actions[i]), state.describe_action(actions[i]))
             assert codec.action_from_proto(_wire(message)) == expected
             kinds_seen.add(expected.action["kind"])
@@ -398,15 +397,15 @@ def test_real_random_games_round_trip(players: int, seed: int, variant: str) -> 
     assert decisions > 50
     assert {"first_invest", "build", "invest", "draw", "exchange"} <= kinds_seen
     outcome = state.outcome()
-    result = codec.match_result_from_proto(_wire(codec.outcome_to_proto(outcome)))
+    result = codec.match_result_from_proto(_wire(codec.outcome_to_proto(outcome, game="union_pacific")))
     sent = {key: value for key, value in outcome.to_json().items() if key != "extra"}
-    assert result == {**sent, "forfeited_seats": []}  # extra is not part of the protocol
+    assert result == {**sent, "scores": sent["cash"], "forfeited_seats": []}  # extra is not part of the protocol
     assert set(result["cash"]) == set(game.participants(players))
 
 
 def test_real_board_round_trip() -> None:
     board = _engine().default_game().board.data
-    assert codec.board_from_proto(_wire(codec.board_to_proto(board))) == board
+    assert codec.board_from_proto(_wire(codec.board_to_proto(board, game="union_pacific"))) == board
 
 
 # ------------------------------------------------- the host's observation encoder
@@ -421,7 +420,7 @@ def _encoded(encoder: Any, observation: dict[str, Any]) -> bot_pb2.UnionPacificO
     ids=["main", "first_invest", "two_player_imaginary"],
 )
 def test_the_encoder_writes_what_the_codec_builds(observation: dict[str, Any]) -> None:
-    from arena.host.observation_encoder import ObservationEncoder
+    from arena.games.union_pacific.kit.wire_fast import ObservationEncoder
 
     expected = codec.observation_to_proto(observation).union_pacific
     encoder = ObservationEncoder()
@@ -431,7 +430,7 @@ def test_the_encoder_writes_what_the_codec_builds(observation: dict[str, Any]) -
 
 
 def test_the_encoder_takes_unusual_values_through_the_codec() -> None:
-    from arena.host.observation_encoder import ObservationEncoder
+    from arena.games.union_pacific.kit.wire_fast import ObservationEncoder
 
     observation = main_observation()
     observation.update(turn=70_000, free_spaces=[0, 300, 2], current_seat=0)
@@ -455,7 +454,7 @@ def test_the_encoder_takes_unusual_values_through_the_codec() -> None:
     (lambda o: o["known_shares"].update({"2": {"DM": "two"}}), "known_shares"),
 ])
 def test_the_encoder_refuses_what_the_codec_refuses(edit: Any, match: str) -> None:
-    from arena.host.observation_encoder import ObservationEncoder
+    from arena.games.union_pacific.kit.wire_fast import ObservationEncoder
 
     observation = main_observation()
     edit(observation)

@@ -1,6 +1,7 @@
 """One conformance suite that every sample bot, in any language, must pass (in the
 manner of PettingZoo's api_test): the compliance check, an honest Describe, and a
-whole match in which the bot holds every seat, over real gRPC, with zero faults."""
+whole match in which the bot holds every seat, over real gRPC, with zero faults --
+for every game the bot's Describe lists."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.games import game_spec, get_game, registered_games
 from arena.host.check import check_bot
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, load_manifest
@@ -61,15 +63,25 @@ def test_every_language_is_covered() -> None:
     assert len(MANIFESTS) >= 4
 
 
+def _games(manifest: Path, tmp_path: Path) -> list[str]:
+    """The games the bot lists in Describe (asked of a real process of it)."""
+    with BotPool(log_dir=tmp_path / "describe-logs", verify_describe=False) as pool:
+        games = list(pool.acquire(BotSpec(manifest=load_manifest(manifest))).describe.games)
+    known = {spec.name for spec in registered_games()}
+    assert games and set(games) <= known, f"{manifest}: Describe lists {games}; Arena knows {sorted(known)}"
+    return games
+
+
 @pytest.mark.parametrize("manifest", MANIFESTS, ids=IDS)
 def test_sample_bot_passes_the_compliance_check(manifest: Path, tmp_path: Path) -> None:
     _runnable(manifest)
-    report = check_bot(str(_quick(manifest, tmp_path)), log_dir=tmp_path / "logs")
-    assert report.passed, f"{report.failed}"
-    described = report.describe or {}
     m = load_manifest(manifest)
-    assert described.get("name") == m.name and described.get("version") == m.version
-    assert "union_pacific" in described.get("games", [])
+    for game in _games(manifest, tmp_path):
+        report = check_bot(str(_quick(manifest, tmp_path / game)), log_dir=tmp_path / "logs" / game, game=game)
+        assert report.passed, f"{game}: {report.failed}"
+        described = report.describe or {}
+        assert described.get("name") == m.name and described.get("version") == m.version
+        assert game in described.get("games", [])
 
 
 @pytest.mark.parametrize("manifest", MANIFESTS, ids=IDS)
@@ -78,13 +90,16 @@ def test_sample_bot_plays_every_seat_of_a_match_without_a_fault(manifest: Path, 
                                                                  tmp_path: Path) -> None:
     _runnable(manifest)
     spec = BotSpec(manifest=load_manifest(_quick(manifest, tmp_path)))
-    with BotPool(log_dir=tmp_path / "logs") as pool:
-        record = run_match(pool, [spec] * players, seed=41 + players, match_id=f"conformance-{players}",
-                           names=[f"seat-{s}" for s in range(players)],
-                           config=MatchConfig(clocks=Clocks(decision_ms=2000, bank_ms=10_000)))
-    assert record.termination in (MatchTermination.NORMAL, MatchTermination.STALEMATE)
-    assert [s.faults for s in record.seats] == [()] * players
-    assert not any(s.forfeited for s in record.seats)
-    assert record.replay["result"]["cash"] == {**{str(s.seat): s.score for s in record.seats},
-                                               **{r.name: r.score for r in record.references}}
-    assert [r.name for r in record.references] == (["imaginary"] if players == 2 else [])
+    for game in _games(manifest, tmp_path):
+        if players not in game_spec(game).seat_counts:
+            continue
+        with BotPool(log_dir=tmp_path / "logs" / game) as pool:
+            record = run_match(pool, [spec] * players, seed=41 + players, match_id=f"conformance-{game}-{players}",
+                               names=[f"seat-{s}" for s in range(players)], game=get_game(game),
+                               config=MatchConfig(clocks=Clocks(decision_ms=2000, bank_ms=10_000)))
+        assert record.termination in (MatchTermination.NORMAL, MatchTermination.STALEMATE), game
+        assert [s.faults for s in record.seats] == [()] * players, game
+        assert not any(s.forfeited for s in record.seats)
+        assert record.replay["result"]["cash"] == {**{str(s.seat): s.score for s in record.seats},
+                                                   **{r.name: r.score for r in record.references}}
+        assert [r.name for r in record.references] == list(game_spec(game).reference(players))

@@ -84,7 +84,7 @@ def test_forward_model_over_grpc_matches_what_the_seat_knows(players: int) -> No
             number += 1
         for seat in range(players):
             stub.EndMatch(bot_pb2.EndMatchRequest(match_id="fm", seat=seat,
-                                                  result=codec.outcome_to_proto(state.outcome())), timeout=5)
+                                                  result=codec.outcome_to_proto(state.outcome(), game="union_pacific")), timeout=5)
     assert number > 50
     hidden = sum(1 for s in bot.seen if s["knowledge"].track_hand_sizes and not s["same_deal"])
     assert hidden > 0.9 * len(bot.seen)

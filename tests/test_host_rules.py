@@ -9,7 +9,7 @@ import pytest
 from arena.games.union_pacific import default_game
 from arena.host import codec
 from arena.host.client import DecisionEncoder
-from arena.host.observation_encoder import ObservationEncoder
+from arena.host.codec import ObservationEncoder
 from arena.host.clock import Clocks, SeatClock
 from arena.host.match import fallback_seed, places_with_forfeits
 from arena.v1 import bot_pb2
@@ -65,7 +65,7 @@ def test_fallback_seeds_are_stable_and_differ_by_seat_and_seed() -> None:
 
 def test_cached_action_encoding_equals_the_codec_message() -> None:
     game = default_game()
-    encoder = DecisionEncoder()
+    encoder = DecisionEncoder("union_pacific")
     rng = random.Random(3)
     for players in (2, 4, 6):
         state = game.new_state(players, players)
@@ -79,7 +79,7 @@ def test_cached_action_encoding_equals_the_codec_message() -> None:
                                      decision_ms=1000, bank_ms=9876)
                 expected = bot_pb2.DecisionRequest(
                     match_id="m", seat=seat, decision_number=number, observation=codec.observation_to_proto(obs),
-                    legal_actions=codec.legal_actions_to_proto(state, legal), decision_time_ms=1000,
+                    legal_actions=codec.legal_actions_to_proto(state, legal, game="union_pacific"), decision_time_ms=1000,
                     time_bank_ms=9876)
                 assert bot_pb2.DecisionRequest.FromString(raw) == expected
                 assert len(raw) == expected.ByteSize()
@@ -92,7 +92,7 @@ def test_a_matchs_requests_with_kept_bytes_equal_fresh_ones(players: int, varian
     """The match runner's encoder keeps bytes between decisions (all seats share it): every
     request still parses as the codec's message for that very seat and decision."""
     game = default_game()
-    encoder = DecisionEncoder()
+    encoder = DecisionEncoder("union_pacific")
     observations = ObservationEncoder()
     state = game.new_state(players, 7 * players, variant)
     rng = random.Random(players)
@@ -106,7 +106,7 @@ def test_a_matchs_requests_with_kept_bytes_equal_fresh_ones(players: int, varian
                                  decision_ms=1000, bank_ms=500, observations=observations)
             expected = bot_pb2.DecisionRequest(
                 match_id="m", seat=seat, decision_number=number, observation=codec.observation_to_proto(obs),
-                legal_actions=codec.legal_actions_to_proto(state, legal), decision_time_ms=1000, time_bank_ms=500)
+                legal_actions=codec.legal_actions_to_proto(state, legal, game="union_pacific"), decision_time_ms=1000, time_bank_ms=500)
             assert bot_pb2.DecisionRequest.FromString(raw) == expected
             assert len(raw) == expected.ByteSize()
         if state.is_terminal():

@@ -146,7 +146,7 @@ def _decide(bot: NodeBot, observation: dict[str, Any], actions: list[tuple[str, 
         seat=observation["seat"],
         decision_number=3,
         observation=codec.observation_to_proto(observation),
-        legal_actions=[codec.action_to_proto(i, text, a) for i, (text, a) in enumerate(actions)],
+        legal_actions=[codec.action_to_proto(i, text, a, game="union_pacific") for i, (text, a) in enumerate(actions)],
         decision_time_ms=1000,
         time_bank_ms=10000,
     )
@@ -159,12 +159,12 @@ def test_full_protocol_round_and_exit_on_stdin_eof(tmp_path: Path) -> None:
     with node_bot(tmp_path) as bot:
         about = bot.stub.Describe(bot_pb2.DescribeRequest(protocol_version=PROTOCOL_VERSION), timeout=5)
         assert (about.name, about.language, about.protocol_version) == ("node-sample", "javascript", 1)
-        assert list(about.games) == ["union_pacific"]
+        assert list(about.games) == ["union_pacific", "ticket_to_ride_pennsylvania"]
 
         bot.stub.StartMatch(
             bot_pb2.StartMatchRequest(
                 match_id="smoke-1", seat=1, num_players=3, variant="standard",
-                game="union_pacific", board=codec.board_to_proto(TINY_BOARD),
+                game="union_pacific", board=codec.board_to_proto(TINY_BOARD, game="union_pacific"),
             ),
             timeout=5,
         )
@@ -239,8 +239,7 @@ def test_full_protocol_round_and_exit_on_stdin_eof(tmp_path: Path) -> None:
                 match_id="smoke-1",
                 seat=1,
                 result=codec.match_result_to_proto(
-                    {"0": 30, "1": 41, "2": 12}, {"0": 2, "1": 1, "2": 3}, MatchTermination.NORMAL
-                ),
+                    {"0": 30, "1": 41, "2": 12}, {"0": 2, "1": 1, "2": 3}, MatchTermination.NORMAL, game="union_pacific"),
                 forfeited=False,
             ),
             timeout=5,
@@ -263,7 +262,7 @@ def test_plays_whole_real_games_legally(tmp_path: Path) -> None:
     """One bot process holds every seat of two concurrent real games; every reply is in range."""
     engine = pytest.importorskip("arena.games.union_pacific", reason="the Union Pacific engine is not there yet")
     game = engine.default_game()
-    board = codec.board_to_proto(game.board.data)
+    board = codec.board_to_proto(game.board.data, game="union_pacific")
     with node_bot(tmp_path) as bot:
         states = {f"real-{players}": game.new_state(players, 7, "standard") for players in (3, 5)}
         for match_id, state in states.items():
@@ -285,7 +284,7 @@ def test_plays_whole_real_games_legally(tmp_path: Path) -> None:
                 bot_pb2.DecisionRequest(
                     match_id=match_id, seat=seat, decision_number=number,
                     observation=codec.observation_to_proto(state.observation(seat)),
-                    legal_actions=codec.legal_actions_to_proto(state, actions),
+                    legal_actions=codec.legal_actions_to_proto(state, actions, game="union_pacific"),
                     decision_time_ms=1000, time_bank_ms=10000,
                 ),
                 timeout=5,
@@ -298,7 +297,7 @@ def test_plays_whole_real_games_legally(tmp_path: Path) -> None:
             outcome = state.outcome()
             for seat in range(state.num_players):
                 bot.stub.EndMatch(
-                    bot_pb2.EndMatchRequest(match_id=match_id, seat=seat, result=codec.outcome_to_proto(outcome)),
+                    bot_pb2.EndMatchRequest(match_id=match_id, seat=seat, result=codec.outcome_to_proto(outcome, game="union_pacific")),
                     timeout=5,
                 )
 
@@ -325,18 +324,18 @@ def _stale_socket(path: Path) -> None:
 def _first_invest(connection: BotConnection, match_id: str) -> None:
     """StartMatch, one Decide and EndMatch through the host's own client."""
     connection.start_match(bot_pb2.StartMatchRequest(match_id=match_id, seat=1, num_players=3, variant="standard",
-                                                     game="union_pacific", board=codec.board_to_proto(TINY_BOARD)), 5)
+                                                     game="union_pacific", board=codec.board_to_proto(TINY_BOARD, game="union_pacific")), 5)
     first = [("first-invest MS", {"kind": "first_invest", "company": "MS"}),
              ("first-invest UP", {"kind": "first_invest", "company": "UP"})]
     request = bot_pb2.DecisionRequest(
         match_id=match_id, seat=1, decision_number=0, observation=codec.observation_to_proto(
             _observation("first_invest")),
-        legal_actions=[codec.action_to_proto(i, text, a) for i, (text, a) in enumerate(first)],
+        legal_actions=[codec.action_to_proto(i, text, a, game="union_pacific") for i, (text, a) in enumerate(first)],
         decision_time_ms=1000, time_bank_ms=10000)
     reply = bot_pb2.DecisionReply.FromString(connection.decide(request.SerializeToString(), 5))
     assert reply.action_index == 0 and reply.debug
     connection.end_match(bot_pb2.EndMatchRequest(match_id=match_id, seat=1, result=codec.match_result_to_proto(
-        {"0": 1, "1": 2, "2": 0}, {"0": 2, "1": 1, "2": 3}, MatchTermination.NORMAL)), 5)
+        {"0": 1, "1": 2, "2": 0}, {"0": 2, "1": 1, "2": 3}, MatchTermination.NORMAL, game="union_pacific")), 5)
 
 
 def test_serves_on_a_unix_socket_through_the_host_client(tmp_path: Path, socket_dir: Path) -> None:

@@ -103,7 +103,7 @@ def random_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]
 
 
 GAME = default_game()
-BOARD = codec.board_to_proto(GAME.board.data)
+BOARD = codec.board_to_proto(GAME.board.data, game="union_pacific")
 
 
 def _start(stub: bot_pb2_grpc.BotStub, match_id: str, seat: int, players: int) -> None:
@@ -116,7 +116,7 @@ def _request(match_id: str, state: Any, seat: int, number: int) -> tuple[bot_pb2
     request = bot_pb2.DecisionRequest(
         match_id=match_id, seat=seat, decision_number=number,
         observation=codec.observation_to_proto(state.observation(seat)),
-        legal_actions=codec.legal_actions_to_proto(state, actions),
+        legal_actions=codec.legal_actions_to_proto(state, actions, game="union_pacific"),
         decision_time_ms=1000, time_bank_ms=10000,
     )
     return request, actions
@@ -145,7 +145,7 @@ def _play(stub: bot_pb2_grpc.BotStub, matches: dict[str, tuple[int, int]], order
     for match_id, state in states.items():
         for seat in range(state.num_players):
             stub.EndMatch(bot_pb2.EndMatchRequest(match_id=match_id, seat=seat,
-                                                  result=codec.outcome_to_proto(state.outcome())), timeout=5)
+                                                  result=codec.outcome_to_proto(state.outcome(), game="union_pacific")), timeout=5)
     return chosen
 
 
@@ -260,7 +260,7 @@ def _play_through_connection(connection: BotConnection, match_id: str, players: 
         number += 1
     for seat in range(players):
         connection.end_match(bot_pb2.EndMatchRequest(match_id=match_id, seat=seat,
-                                                     result=codec.outcome_to_proto(state.outcome())), 5)
+                                                     result=codec.outcome_to_proto(state.outcome(), game="union_pacific")), 5)
     return number
 
 
@@ -459,7 +459,7 @@ def test_hooks_see_the_engine_data_and_the_match() -> None:
         stub.EndMatch(bot_pb2.EndMatchRequest(
             match_id="m1", seat=seat, forfeited=False,
             result=codec.match_result_to_proto({"0": 5, "1": 9, "2": 9, "3": 1}, {"0": 3, "1": 1, "2": 1, "3": 4},
-                                               MatchTermination.NORMAL)), timeout=5)
+                                               MatchTermination.NORMAL, game="union_pacific")), timeout=5)
     [match] = bot.started
     assert (match.match_id, match.seat, match.num_players, match.variant, match.game) == (
         "m1", seat, 4, "standard", "union_pacific")
@@ -546,7 +546,7 @@ def test_legal_actions_decode_lazily_and_behave_like_a_list() -> None:
     state = _midgame()
     seat = state.current_seats()[0]
     actions = state.legal_actions(seat)
-    legal = LegalActions(codec.legal_actions_to_proto(state, actions))
+    legal = LegalActions(codec.legal_actions_to_proto(state, actions, game="union_pacific"))
     assert len(legal) == len(actions)
     assert legal._decoded.count(None) == len(actions)  # nothing decoded before it is read
     assert legal[-1].text == state.action_to_string(actions[-1])

@@ -51,8 +51,10 @@ def load_greedy_strategy(path: Path = STRATEGY_PATH) -> ModuleType:
 
 def wire_view(state: GameState, seat: int, actions: Sequence[int]) -> tuple[dict[str, Any], list[LegalAction]]:
     """The observation and legal actions exactly as a Python bot receives them (through the codec)."""
-    observation = codec.observation_from_proto(codec.observation_to_proto(state.observation(seat)))
-    legal = [codec.action_from_proto(message) for message in codec.legal_actions_to_proto(state, actions)]
+    seen = state.observation(seat)
+    observation = codec.observation_from_proto(codec.observation_to_proto(seen))
+    legal = [codec.action_from_proto(message)
+             for message in codec.legal_actions_to_proto(state, actions, game=seen["game"])]
     return observation, legal
 
 

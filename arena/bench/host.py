@@ -25,12 +25,12 @@ from pathlib import Path
 
 import grpc
 
-from arena.games import get_game
+from arena.games import DEFAULT_GAME, get_game
 from arena.host.client import SeatClient, channel_options, encoder_for
+from arena.host.codec import ObservationEncoder
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, parse_bot_spec
 from arena.host.match import MatchConfig, run_match
-from arena.host.observation_encoder import ObservationEncoder
 from arena.host.process import free_port
 from arena.host.pool import BotPool
 from arena.policies import RandomPolicy, play_in_process
@@ -113,10 +113,10 @@ def _seat_copies(spec: BotSpec, players: int) -> list[BotSpec]:
 
 
 def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 2000, matches: int = 5,
-               players: int = 4, seed: int = 0) -> HostFigures:
+               players: int = 4, seed: int = 0, game_name: str = DEFAULT_GAME) -> HostFigures:
     """Measure the figures with ``bot`` (a manifest, a folder holding ``bot.toml``, ``HOST:PORT``
-    or a :class:`BotSpec`; default: the Python random sample bot)."""
-    game = get_game("union_pacific")
+    or a :class:`BotSpec`; default: the Python random sample bot) playing ``game_name``."""
+    game = get_game(game_name)
     spec = bot if isinstance(bot, BotSpec) else parse_bot_spec(str(bot))
     clocks = Clocks(decision_ms=10_000, bank_ms=0)
     grpc_times: list[float] = []
@@ -176,7 +176,7 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
                     pool.acquire(s)
                 for i in range(matches):
                     t0 = time.perf_counter()
-                    run_match(pool, specs, seed=seed + i, config=MatchConfig(clocks=Clocks()))
+                    run_match(pool, specs, seed=seed + i, config=MatchConfig(clocks=Clocks()), game=game)
                     t1 = time.perf_counter()
                     play_in_process(game.new_state(players, seed + i),
                                     [RandomPolicy(i * 10 + s) for s in range(players)])

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from arena.bench.engine import bench_engine
 from arena.cli.errors import UserError
+from arena.cli.gameopt import add_game_option, chosen_games
 from arena.games import get_game
 
 
@@ -19,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     bsub = p.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
     e = bsub.add_parser("engine", help="random games per second at each table size",
                         description="Random games with the legal actions enumerated at every decision, "
-                                    "for each table size 2-6, on one core (process CPU time).")
+                                    "for each table size of the game (--game; 'all': every game, one table each), "
+                                    "on one core (process CPU time).")
+    add_game_option(e, allow_all=True)
     e.add_argument("--games", type=int, default=300, help="games per table size (default 300)")
     e.add_argument("--seed", type=int, default=0)
     e.set_defaults(func=run_engine)
@@ -30,9 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "Python gRPC call timed in the same loop (the floor); the same decision "
                                     "in-process; a whole 4-player match with one process of the bot per seat over "
                                     "gRPC next to the same match in-process.")
+    add_game_option(h)
     h.add_argument("--bot", metavar="MANIFEST", default=None,
                    help="the bot to time: a bot.toml (or its folder) or HOST:PORT (default: the Python random "
-                        "sample bot)")
+                        "sample bot; for another --game, Arena's own random opponent, which plays every game)")
     h.add_argument("--decisions", type=int, default=2000, help="decisions to time (default 2000)")
     h.add_argument("--matches", type=int, default=5, help="whole matches to time (default 5; 0: none)")
     h.set_defaults(func=run_host)
@@ -117,38 +121,43 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_engine(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError("--games must be at least 1")
-    game = get_game("union_pacific")
     console = make_console()
-    table = Table(title=f"engine: {args.games} random games per table size, legal actions at every decision")
-    for col in ("players", "median ms/game", "games/s", "decisions/s", "decisions/game"):
-        table.add_column(col, justify="right")
-    with console.status("playing..."):
-        for players in range(2, 7):
-            f = bench_engine(game, players, args.games, args.seed)
-            table.add_row(str(players), f"{f.median_ms:.2f}", f"{f.games_per_s:.0f}", f"{f.decisions_per_s:,.0f}",
-                          f"{f.decisions_per_game:.0f}")
-    console.print(table)
+    for name in chosen_games(args):
+        game = get_game(name)
+        table = Table(title=f"engine, {game.spec.title}: {args.games} random games per table size, legal actions "
+                            "at every decision")
+        for col in ("players", "median ms/game", "games/s", "decisions/s", "decisions/game"):
+            table.add_column(col, justify="right")
+        with console.status(f"playing {name}..."):
+            for players in game.spec.seat_counts:
+                f = bench_engine(game, players, args.games, args.seed)
+                table.add_row(str(players), f"{f.median_ms:.2f}", f"{f.games_per_s:.0f}", f"{f.decisions_per_s:,.0f}",
+                              f"{f.decisions_per_game:.0f}")
+        console.print(table)
     return 0
 
 
 def run_host(args: argparse.Namespace) -> int:
     from arena.bench.host import RANDOM_SAMPLE, bench_host
+    from arena.games import DEFAULT_GAME
     from arena.host.manifest import ManifestError, parse_bot_spec
     from arena.host.process import BotStartError
+    from arena.opponents import RANDOM_OPPONENT
 
     if args.decisions < 1 or args.matches < 0:
         raise UserError("--decisions must be at least 1 and --matches at least 0")
+    default = RANDOM_SAMPLE if args.game == DEFAULT_GAME else RANDOM_OPPONENT
     try:
-        spec = parse_bot_spec(args.bot if args.bot is not None else str(RANDOM_SAMPLE))
+        spec = parse_bot_spec(args.bot if args.bot is not None else str(default))
     except ManifestError as exc:
         raise UserError(str(exc)) from None
     console = make_console()
     try:
         with console.status(f"timing decisions of {spec.label} and empty calls over gRPC..."):
-            f = bench_host(spec, decisions=args.decisions, matches=args.matches)
+            f = bench_host(spec, decisions=args.decisions, matches=args.matches, game_name=args.game)
     except (BotStartError, RuntimeError) as exc:
         raise UserError(f"bench host: {exc}") from None
-    table = Table(title=f"host: {f.decisions} decisions with {f.bot}")
+    table = Table(title=f"host, {args.game}: {f.decisions} decisions with {f.bot}")
     for col in ("", "p50", "p99"):
         table.add_column(col, justify="right" if col else "left")
     table.add_row("decision over gRPC (host's work, Decide, reply)", f"{f.grpc_p50_us:,.0f} µs",

@@ -9,6 +9,7 @@ from arena.cli.console import make_console
 from rich.markup import escape
 
 from arena.cli.errors import UserError
+from arena.cli.gameopt import add_game_option
 from arena.host.check import CheckStep, check_bot
 from arena.cli.options import add_isolation_options, isolation_from_args
 from arena.host.clock import Clocks
@@ -24,10 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def register_check(bot_sub: argparse._SubParsersAction) -> None:
     c = bot_sub.add_parser(
         "check", help="the compliance test to run before submitting a bot",
-        description="Start the bot, check Describe, play a few matches (2, 4 and 6 players) against in-process "
-                    "random players within the clocks with zero faults, and check that it exits on stdin EOF "
+        description="Start the bot, check Describe (it must list the game), play a few matches of the game (--game; "
+                    "its smallest, a middle and its largest table size) against "
+                    "Arena's random opponent bot processes within the clocks with zero faults, and check that it exits on stdin EOF "
                     "and on SIGTERM. Exit status 0 on PASS, 1 on FAIL.")
     c.add_argument("bot", metavar="MANIFEST|HOST:PORT", help="bot.toml (or its folder), or a running bot's address")
+    add_game_option(c)
     c.add_argument("--ready-s", type=float, default=10.0, metavar="S", help="start-up limit (default 10)")
     c.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
     c.add_argument("--bank-ms", type=int, default=10_000, metavar="N", help="time bank per match (default 10000)")
@@ -51,7 +54,7 @@ def run_check(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     report = check_bot(args.bot, log_dir=args.logs, ready_timeout=args.ready_s, clocks=clocks, seed=args.seed,
-                       progress=show, policy=isolation_from_args(args))
+                       progress=show, policy=isolation_from_args(args), game=args.game)
     if report.log_path is not None:
         console.print(f"bot log: {report.log_path}")
     failed = report.failed
@@ -67,7 +70,8 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
 
     a = bot_sub.add_parser(
         "add", help="submit a bot, or a new version of it: the compliance check, then registration",
-        description="Copy the bot's folder, run the compliance check (as 'arena bot check') on the copy and, if "
+        description="Copy the bot's folder, run the compliance check (as 'arena bot check', playing --game) on "
+                    "the copy and, if "
                     "it passes, register it under the name its manifest (or, for an address, its Describe reply) "
                     "gives: version 1 of a new name, or the next version of a known one (a removed bot comes "
                     "back with a new version). The host then plays that copy, exactly the files that were "
@@ -77,6 +81,7 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
     a.add_argument("--address", metavar="HOST:PORT", help="a bot already running elsewhere, instead of a manifest")
     a.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
                    help="where the check's bot log goes (default: arena-data/logs/check/)")
+    add_game_option(a)  # the game the check plays
     add_db_option(a)
     add_isolation_options(a)
     a.set_defaults(func=run_add)
@@ -110,7 +115,7 @@ def run_add(args: argparse.Namespace) -> int:
     with open_store(args, create=True) as store:
         try:
             row, _ = register_bot(store, args.bot or args.address, log_dir=args.logs,
-                                  policy=isolation_from_args(args),
+                                  policy=isolation_from_args(args), game=args.game,
                                   progress=lambda step: console.print(f"{marks[step.ok]} {escape(step.name)}: "
                                                                       f"{escape(step.detail)}"))
         except AlreadyRegistered as same:

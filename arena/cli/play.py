@@ -13,6 +13,7 @@ from rich.table import Table
 
 from arena.cli.console import make_console
 from arena.cli.errors import UserError
+from arena.cli.gameopt import add_game_option, check_variant, seats_help, variants_help
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
 from arena.games import game_spec, get_game
 from arena.host.clock import Clocks
@@ -27,16 +28,19 @@ from arena.replay import write_replay
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play", help="play one match between bots",
-        description="Play one match between 2-6 bots, each given by its manifest (bot.toml, or the folder "
-                    "holding it), by the HOST:PORT of a bot already running, or by the name of a registered bot "
+        description=f"Play one match of a game (--game; its table sizes: {seats_help()}) between bots, each "
+                    "given by its manifest (bot.toml, or the folder holding it), by the HOST:PORT of a bot already running, or by the name of a registered bot "
                     "(its current version, from the files that were checked; NAME@N for version N). The same "
-                    "bot twice is one process holding two seats. Two bots play the imaginary-shareholder game. "
+                    "bot twice is one process holding two seats. A bot whose Describe does not list the game is "
+                    "refused (its seat forfeits). "
                     "Exit status 1 when a seat's bot never started (its seat forfeits).")
     p.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST|HOST:PORT", dest="bots",
-                   help="a bot, in seat order (repeat 2-6 times)")
+                   help="a bot, in seat order (repeat once per seat)")
+    add_game_option(p)
     p.add_argument("--seed", type=int, help="deck seed, to replay a deal locally (default: a random one, printed "
                                             "here and recorded in the replay; never sent to the bots)")
-    p.add_argument("--variant", choices=("standard", "pro"), default="standard", help="share deck set-up")
+    p.add_argument("--variant", default=None,
+                   help=variants_help())
     p.add_argument("--replays", type=Path, default=Path("replays"), metavar="DIR",
                    help="where the replay is written (default: replays/)")
     p.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
@@ -84,9 +88,10 @@ def _specs(texts: list[str], args: argparse.Namespace) -> list[BotSpec]:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = get_game("union_pacific")
+    game = get_game(args.game)
+    variant = check_variant(game.name, args.variant)
     if not game.min_players <= len(args.bots) <= game.max_players:
-        raise UserError(f"a match needs {game.min_players} to {game.max_players} --bot options, "
+        raise UserError(f"a match of {game.name} needs {game.min_players} to {game.max_players} --bot options, "
                         f"got {len(args.bots)}")
     try:
         config = MatchConfig(clocks=Clocks(args.decision_ms, args.bank_ms), max_faults=args.max_faults)
@@ -101,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
     console = make_console(highlight=False)
     with BotPool(log_dir=args.logs, ready_timeout=args.ready_s, policy=policy, game=game.name) as pool:
         with console.status(f"playing {match_id} ..."):
-            record = run_match(pool, specs, seed=seed, variant=args.variant, match_id=match_id, config=config,
-                               names=names)
+            record = run_match(pool, specs, seed=seed, variant=variant, match_id=match_id, config=config,
+                               names=names, game=game)
     path = write_replay(args.replays / f"play-{when}-{len(specs)}p-{match_id}.json",
                         record.replay)
     print_record(console, record)
@@ -118,12 +123,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_record(console: Console, record: MatchRecord) -> None:
-    """The result table of one match: scores (the game's score_name: cash, points), places, faults."""
-    spec = game_spec(record.game)
-    table = Table(title=f"{record.match_id}: {record.players} players, {record.variant} deck, seed {record.seed}, "
-                        f"{record.termination.value}")
-    for column in ("place", "seat", "bot", spec.score_name, "faults"):
-        table.add_column(column, justify="right" if column in ("place", "seat", spec.score_name) else "left")
+    """The result table of one match: scores (the game's own: cash, points), places, faults."""
+    table = Table(title=f"{record.match_id}: {record.game}, {record.players} players, {record.variant}, seed "
+                        f"{record.seed}, {record.termination.value}")
+    for column in ("place", "seat", "bot", "score", "faults"):
+        table.add_column(column, justify="right" if column in ("place", "seat", "score") else "left")
     rows: list[tuple[int, str, str, int, str]] = []
     for s in record.seats:
         reasons = ", ".join(f"{f.reason.value}@{f.decision}" for f in s.faults)

@@ -279,7 +279,7 @@ def create_from_args(args: argparse.Namespace, console: Console, store: Any) -> 
             raise UserError(f"{name} must be at least {low}, got {value}")
     policy = isolation_from_args(args)
     entries = ([args.gauntlet] if args.gauntlet is not None else []) + args.bot
-    rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy,
+    rows = resolve_bots(store, entries, log_dir=args.logs, policy=policy, game=args.game,
                         on_register=lambda e: console.print(f"checking and registering {e} ..."))
     gauntlet = rows[0].name if args.gauntlet is not None else None
     spec = game_spec(args.game)

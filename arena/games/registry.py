@@ -24,7 +24,7 @@ GAME_PACKAGES = (
     "arena.games.ticket_to_ride_pennsylvania",
 )
 
-#: The game a command plays when it is given no ``--game``: Arena's first game.
+#: The game a command plays when none is named (``--game``'s default; a pool without a game).
 DEFAULT_GAME = "union_pacific"
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")

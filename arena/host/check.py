@@ -2,8 +2,8 @@
 
 Steps: the manifest loads; the bot starts and answers Describe within the limit;
 Describe's fields are filled in, its protocol version is supported and it plays
-union_pacific; it plays a few matches (different table sizes, two players
-included) against Arena's random opponent bot within the clocks with zero faults
+the game checked (``game``, by default the default game); it plays a few matches
+of that game (the smallest, a middle and the largest table size) against Arena's random opponent bot within the clocks with zero faults
 -- matches a bot cannot tell from a tournament's: real opponent processes (sandboxed
 like it), random match ids and deck seeds, the tournament clocks;
 it exits on stdin EOF and on SIGTERM within a few seconds.  A bot given by address
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
+from arena.games import DEFAULT_GAME, game_spec, get_game
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, ManifestError, load_manifest, parse_bot_spec
 from arena.host.match import MatchConfig, run_match
@@ -29,10 +30,18 @@ from arena.records import FaultReason
 from arena.host.sandbox import IsolationPolicy
 from arena.protocol import PROTOCOL_VERSION
 
-GAME = "union_pacific"
 
-#: Table sizes of the check's matches (the bot sits in a different seat in each).
-CHECK_TABLE_SIZES = (2, 4, 6)
+
+def check_table_sizes(game: str) -> tuple[int, ...]:
+    """Table sizes of the check's matches: the game's smallest, a middle and its largest (the bot
+    sits in a different seat in each)."""
+    spec = game_spec(game)
+    low, high = spec.min_players, spec.max_players
+    return tuple(dict.fromkeys((low, (low + high + 1) // 2, high)))
+
+
+#: The default game's table sizes.
+CHECK_TABLE_SIZES = check_table_sizes(DEFAULT_GAME)
 
 
 @dataclass(frozen=True)
@@ -82,18 +91,21 @@ def check_bot(
     log_dir: str | Path | None = None,
     ready_timeout: float = 10.0,
     clocks: Clocks | None = None,
-    table_sizes: Sequence[int] = CHECK_TABLE_SIZES,
+    table_sizes: Sequence[int] | None = None,
     seed: int | None = None,
     shutdown_timeout: float = 3.0,
     progress: Callable[[CheckStep], None] | None = None,
     policy: IsolationPolicy | None = None,
+    game: str = DEFAULT_GAME,
 ) -> CheckReport:
-    """Run the compliance check on a manifest (path or :class:`BotSpec`) or a ``HOST:PORT``.
+    """Run the compliance check on a manifest (path or :class:`BotSpec`) or a ``HOST:PORT``, for
+    ``game`` (a registered game's name; ``table_sizes`` default to :func:`check_table_sizes`).
 
     ``progress`` is called with every step as soon as it is done.  Never raises for
     a bad bot: every problem is a failed step of the report.
     """
     steps = _Steps(progress)
+    table_sizes = tuple(table_sizes) if table_sizes is not None else check_table_sizes(game)
     if seed is None:  # random, as a tournament's deals are: the check must not be recognisable
         seed = secrets.randbelow(1 << 62)
     if isinstance(spec, str):
@@ -111,7 +123,7 @@ def check_bot(
     logs = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="arena-check-"))
     describe: dict[str, object] | None = None
     with BotPool(log_dir=logs, ready_timeout=ready_timeout, stop_timeout=shutdown_timeout,
-                 max_start_failures=1, policy=policy, game=GAME, verify_describe=False) as pool:
+                 max_start_failures=1, policy=policy, game=game, verify_describe=False) as pool:
         log_path = pool.log_path(spec)
         started = time.monotonic()
         try:
@@ -129,8 +141,9 @@ def check_bot(
         problems = [f"field {key!r} is empty" for key in ("name", "version", "language") if not describe[key]]
         if d.protocol_version != PROTOCOL_VERSION:
             problems.append(f"protocol_version is {d.protocol_version}; this host speaks {PROTOCOL_VERSION}")
-        if "union_pacific" not in d.games:
-            problems.append(f"games {list(d.games)} does not include 'union_pacific'")
+        if game not in d.games:
+            problems.append(f"games {list(d.games)} does not include {game!r}, the game checked (list it in "
+                            "Describe's games, or check another game with --game)")
         if spec.manifest is not None and d.name and d.name != spec.manifest.name:
             problems.append(f"name {d.name!r} is not the manifest's {spec.manifest.name!r} (the host refuses a "
                             "bot that answers as someone else)")
@@ -141,19 +154,19 @@ def check_bot(
                                     f"{list(d.games)}, protocol {d.protocol_version}")
         pool.verify_describe = True  # from here on, as in a tournament
 
-        _check_matches(pool, spec, steps, clocks, table_sizes, seed)
+        _check_matches(pool, spec, steps, clocks, table_sizes, seed, game)
 
         if handle.process is not None and spec.manifest is not None:
             handle.connection.close()
             _check_stdin_eof(handle.process, steps, shutdown_timeout)
-            _check_sigterm(spec, steps, logs, log_path, ready_timeout, shutdown_timeout, pool.policy)
+            _check_sigterm(spec, steps, logs, log_path, ready_timeout, shutdown_timeout, pool.policy, game)
         else:
             steps.add("shutdown", None, "skipped: the bot runs elsewhere")
     return CheckReport(spec.label, tuple(steps.steps), describe, log_path)
 
 
 def _check_matches(pool: BotPool, spec: BotSpec, steps: _Steps, clocks: Clocks, table_sizes: Sequence[int],
-                   seed: int) -> None:
+                   seed: int, game: str) -> None:
     config = MatchConfig(clocks=clocks)
     opponent = BotSpec(manifest=load_manifest(RANDOM_OPPONENT))
     slowest = 0.0
@@ -165,7 +178,7 @@ def _check_matches(pool: BotPool, spec: BotSpec, steps: _Steps, clocks: Clocks, 
         seats = [spec if s == seat else opponent for s in range(size)]
         name = f"match {i + 1} ({size} players, seat {seat})"
         try:
-            record = run_match(pool, seats, seed=(seed + i) % (1 << 63), config=config)
+            record = run_match(pool, seats, seed=(seed + i) % (1 << 63), config=config, game=get_game(game))
         except Exception as exc:  # noqa: BLE001 - a host-side failure is reported, not raised
             steps.add(name, False, f"the match could not be played: {type(exc).__name__}: {exc}")
             return
@@ -179,7 +192,7 @@ def _check_matches(pool: BotPool, spec: BotSpec, steps: _Steps, clocks: Clocks, 
         slowest = max(slowest, clock.get("max_decision_ms", 0.0))
         decisions += clock.get("decisions", 0)
         summary = (f"{clock.get('decisions', 0)} decisions, slowest {clock.get('max_decision_ms', 0):.1f} ms, "
-                   f"mean {clock.get('mean_decision_ms', 0):.1f} ms, cash {mine.score}, place {mine.place}")
+                   f"mean {clock.get('mean_decision_ms', 0):.1f} ms, score {mine.score}, place {mine.place}")
         if mine.faults:
             listed = "; ".join(f"decision {f.decision}: {f.reason.value}: {f.detail}" for f in mine.faults[:5])
             more = f" (and {len(mine.faults) - 5} more)" if len(mine.faults) > 5 else ""
@@ -202,12 +215,12 @@ def _check_stdin_eof(process: BotProcess, steps: _Steps, timeout: float) -> None
 
 
 def _check_sigterm(spec: BotSpec, steps: _Steps, logs: Path, log_path: Path | None, ready_timeout: float,
-                   timeout: float, policy: IsolationPolicy) -> None:
+                   timeout: float, policy: IsolationPolicy, game: str) -> None:
     assert spec.manifest is not None
     try:
         process, connection, _ = start_bot(spec.manifest, log_path=log_path or logs / "bot.log",
                                            ready_timeout=ready_timeout, stop_timeout=timeout, policy=policy,
-                                           game=GAME)
+                                           game=game)
     except BotStartError as exc:
         steps.add("exit on SIGTERM", False, f"could not start it a second time: {exc}")
         return

@@ -22,14 +22,9 @@ from google.protobuf.message import DecodeError
 from arena.games.base import Game, GameState
 from arena.host import codec
 from arena.host.clock import Clocks, SeatClock
-from arena.host.observation_encoder import (
-    OBSERVATION_TAG,
-    SMALL_VARINTS,
-    ObservationEncoder,
-    length_prefixed,
-    varint,
-)
+from arena.host.codec import ObservationEncoder
 from arena.protocol import PROTOCOL_VERSION
+from arena.protocol.wirebytes import SMALL_VARINTS, length_prefixed, varint
 from arena.records import FaultReason
 from arena.v1 import bot_pb2
 
@@ -171,12 +166,13 @@ class DecisionEncoder:
     without its index) and reused: each legal-action entry is the field's tag and
     length, the cached bytes, then the ``index`` field (protobuf reads fields in any
     order), so a whole list is joined by C code.  The observation comes from an
-    :class:`~arena.host.observation_encoder.ObservationEncoder` (one per match: only
-    the fields that changed are encoded again).  The result parses as the message the
+    :class:`~arena.host.codec.ObservationEncoder` (one per match: with a game's fast
+    encoder, only the fields that changed are encoded again).  The result parses as the message the
     codec builds.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, game: str) -> None:
+        self.game = game
         self._actions: dict[int, bytes] = {}
         # _entries[w][action]: the entry up to its index field, for an index field of w bytes.
         self._entries: tuple[dict[int, bytes], dict[int, bytes], dict[int, bytes]] = ({}, {}, {})
@@ -184,7 +180,8 @@ class DecisionEncoder:
     def action_bytes(self, state: GameState, action: int) -> bytes:
         cached = self._actions.get(action)
         if cached is None:
-            message = codec.action_to_proto(0, state.action_to_string(action), state.describe_action(action))
+            message = codec.action_to_proto(0, state.action_to_string(action), state.describe_action(action),
+                                            game=self.game)
             cached = self._actions[action] = message.SerializeToString()
         return cached
 
@@ -201,7 +198,7 @@ class DecisionEncoder:
         """The ``legal_actions`` entries of ``actions`` (index i for ``actions[i]``)."""
         if not actions:
             return b""
-        if len(actions) > len(_INDEX_FIELDS):  # never in Union Pacific: the index field would grow
+        if len(actions) > len(_INDEX_FIELDS):  # a huge list: the index field would grow
             return b"".join(length_prefixed(_LEGAL_ACTION_TAG, self.action_bytes(state, a) + (b"\x08" + varint(i) if i else b""))
                             for i, a in enumerate(actions))
         none, two, three = self._entries
@@ -225,8 +222,7 @@ class DecisionEncoder:
                observations: ObservationEncoder | None = None) -> bytes:
         head = bot_pb2.DecisionRequest(match_id=match_id, seat=seat, decision_number=number,
                                        decision_time_ms=decision_ms, time_bank_ms=bank_ms).SerializeToString()
-        obs = (observations or ObservationEncoder()).encode(observation)
-        wrapped = length_prefixed(OBSERVATION_TAG, obs)
+        wrapped = (observations or ObservationEncoder()).encode(observation)
         return b"".join((head, length_prefixed(_OBSERVATION_FIELD_TAG, wrapped),
                          self.legal_actions_bytes(state, actions)))
 
@@ -251,7 +247,7 @@ def encoder_for(game: Game) -> DecisionEncoder:
     """The shared encoder of ``game`` (its action cache lives as long as the game object)."""
     encoder = _ENCODERS.get(game)
     if encoder is None:
-        encoder = _ENCODERS.setdefault(game, DecisionEncoder())
+        encoder = _ENCODERS.setdefault(game, DecisionEncoder(game.name))
     return encoder
 
 

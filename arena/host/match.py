@@ -23,13 +23,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from arena.games import get_game
+from arena.games import DEFAULT_GAME, get_game
 from arena.games.base import Game, GameState
 from arena.host import codec
 from arena.host.client import Decision, SeatClient, encoder_for
+from arena.host.codec import ObservationEncoder
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec
-from arena.host.observation_encoder import ObservationEncoder
 from arena.host.cgroups import open_cgroups
 from arena.host.process import BotHandle, BotPool, BotStartError
 from arena.policies import Policy, RandomPolicy
@@ -71,6 +71,18 @@ def fallback_seed(seed: int, seat: int) -> int:
     """The seed of ``seat``'s fallback policy in the match with deck seed ``seed``."""
     digest = hashlib.sha256(f"arena.host.fallback:{seed}:{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def ranked_with_forfeits(places: Mapping[str, int], forfeited: set[str]) -> dict[str, int]:
+    """The game's places (1 is best; its rules broke ties) with the forfeited participants last.
+
+    The others keep their order: a participant's place is one plus the number of
+    others not forfeited placed strictly better; the forfeited share the place after them.
+    """
+    ranked = {p: v for p, v in places.items() if p not in forfeited}
+    last = len(ranked) + 1
+    return {p: last if p in forfeited else 1 + sum(1 for v in ranked.values() if v < mine)
+            for p, mine in places.items()}
 
 
 def places_with_forfeits(cash: Mapping[str, int], forfeited: set[str]) -> dict[str, int]:
@@ -188,15 +200,21 @@ class _Match:
                 self.refresh(s)
 
     def impostors(self) -> dict[int, str]:
-        """Seats whose bot at an address claims a name it may not use: another seat's bot's
-        name, or not the name it was entered under."""
+        """Seats whose bot does not list the match's game in Describe, or whose bot at an
+        address claims a name it may not use: another seat's bot's name, or not the name
+        it was entered under."""
         refused: dict[int, str] = {}
         by_name: dict[str, str] = {}
         for s in self.seats:
             if s.handle is not None and s.handle.process is not None:
                 by_name.setdefault(s.handle.name, s.handle.spec.key)
+        game = self.game.name
         for s in self.seats:
             handle = s.handle
+            if handle is not None and game not in handle.describe.games:
+                refused[s.seat] = (f"the bot {handle.name!r} cannot play {game!r}: its Describe lists the games "
+                                   f"{list(handle.describe.games)}")
+                continue
             if handle is None or handle.process is not None:
                 continue
             claimed = handle.describe.name
@@ -384,16 +402,17 @@ class _Match:
 
     def abort(self) -> None:
         """Tell the bots the match is void (best effort, short deadline)."""
-        result = codec.match_result_to_proto({}, {}, MatchTermination.ERROR)
+        result = codec.match_result_to_proto({}, {}, MatchTermination.ERROR, game=self.game.name)
         self.end_all(result, set(), timeout=1.0)
 
     def record(self, started_at: float, started: float) -> MatchRecord:
         state = self.state
         outcome = state.outcome()
         forfeited = {s.seat for s in self.seats if s.forfeit is not None}
-        places = places_with_forfeits(outcome.cash, {str(seat) for seat in forfeited})
+        places = ranked_with_forfeits(outcome.places, {str(seat) for seat in forfeited})
         termination = MatchTermination.FORFEIT if forfeited else MatchTermination(outcome.termination.value)
-        self.end_all(codec.match_result_to_proto(outcome.cash, places, termination, forfeited), forfeited)
+        self.end_all(codec.match_result_to_proto(outcome.cash, places, termination, forfeited, game=self.game.name),
+                     forfeited)
         names = self.names or [s.name for s in self.seats]
         duration = time.monotonic() - started
         seats = tuple(
@@ -480,7 +499,7 @@ def run_match(
     seats (default: the manifests' names, or what a bot at an address calls itself).
     Blocks the calling thread; :class:`MatchCancelled` if ``cancel`` is set before the end.
     """
-    game = game if game is not None else get_game("union_pacific")
+    game = game if game is not None else get_game(pool.game or DEFAULT_GAME)
     config = config if config is not None else MatchConfig()
     if not game.min_players <= len(seats) <= game.max_players:
         raise ValueError(f"{game.name} is played by {game.min_players} to {game.max_players} seats, "

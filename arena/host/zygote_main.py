@@ -66,6 +66,11 @@ import grpc
 import grpc._server  # noqa: F401  (imported lazily by grpc.server(): done once here instead)
 
 import arena.sdk  # noqa: F401  (the SDK: arena.host.codec, arena.v1, grpc, protobuf)
+from arena.host.codec import wire_of
+from arena.games import registered_games
+
+for _spec in registered_games():  # every game's wire kit, which the SDK loads on a bot's first call
+    wire_of(_spec.name)
 from arena.host import namespaces
 from arena.host.sandbox import RELAY_LOOP
 from arena.v1 import bot_pb2

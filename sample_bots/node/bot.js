@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Sample Arena bot for Union Pacific, in JavaScript (Node.js).
+// Sample Arena bot for Union Pacific and Ticket to Ride: Pennsylvania, in JavaScript (Node.js).
 //
 // Built only from protos/arena/v1/bot.proto (loaded at run time) and
-// docs/protocol.md. It serves the arena.v1.Bot gRPC service where the host
-// tells it to, plays many matches at once, logs to stderr only and exits as
+// docs/protocol.md. Every game is a member of the protocol's `game` oneofs
+// (Observation, Action, Board): `observation.game` names the member that is set
+// ("union_pacific" or "ticket_to_ride_pennsylvania"), and the bot dispatches on it.
+// It serves the arena.v1.Bot gRPC service where the host tells it to, plays many matches at once, logs to stderr only and exits as
 // soon as its stdin closes (the host is gone). It ships its own copy of the
 // .proto (protos/arena/v1/bot.proto next to this file): in the host's sandbox
 // a bot sees nothing outside its own folder.
@@ -26,7 +28,9 @@ const protoLoader = require('@grpc/proto-loader');
 
 const PROTO_PATH = path.join(__dirname, 'protos', 'arena', 'v1', 'bot.proto');
 const PROTOCOL_VERSION = 1;
-const GAME = 'union_pacific';
+const UNION_PACIFIC = 'union_pacific';
+const TICKET_TO_RIDE = 'ticket_to_ride_pennsylvania';
+const GAMES = [UNION_PACIFIC, TICKET_TO_RIDE]; // Describe lists them; the host asks only for these
 const IDENTITY = {
   name: 'node-sample',
   version: '1.0.0',
@@ -38,7 +42,7 @@ function log(...parts) {
   console.error(`[${IDENTITY.name}]`, ...parts);
 }
 
-// ------------------------------------------------------------------ strategy
+// ------------------------------------------------------------------ strategy: Union Pacific
 //
 // Pure functions of the observation (the UnionPacificObservation, as
 // proto-loader gives it with keepCase/defaults/oneofs) and the legal actions.
@@ -221,17 +225,161 @@ function chooseExchange(obs, actions) {
   return { action: none || actions[0], why: 'exchange nothing' };
 }
 
-// The index of the chosen legal action, always within range.
-function decide(request) {
+// ------------------------------------------------------------------ strategy: Ticket to Ride
+//
+// A simple plan: for each ticket not yet completed, the shortest chain of routes
+// (by trains) between its cities over routes this seat owns (free) or that are
+// still unclaimed. Claim a route of a chain when the hand pays it; otherwise take
+// a face-up card of a colour a chain needs, else a blind card. Keep as few
+// tickets as allowed (the cheapest), take the share of the richest company.
+// `board` is the TicketToRidePennsylvaniaBoard of StartMatch; `obs` the
+// TicketToRidePennsylvaniaObservation: obs.routes[i] is route i's owner (-1: none).
+
+function ticketEnds(board, place) {
+  const alias = board.locations && board.locations[place];
+  return alias ? alias.nodes : [place];
+}
+
+// The routes of the cheapest chain from `from` to `to` (node lists), or null.
+function chain(board, obs, from, to) {
+  const dist = new Map(from.map((n) => [n, 0]));
+  const via = new Map();
+  const done = new Set();
+  let u;
+  for (;;) {
+    u = null;
+    for (const [n, d] of dist) if (!done.has(n) && (u === null || d < dist.get(u))) u = n;
+    if (u === null) return null; // no chain left
+    if (to.includes(u)) break;
+    done.add(u);
+    board.routes.forEach((r, i) => {
+      if (r.a !== u && r.b !== u) return;
+      const owner = obs.routes[i];
+      if (owner !== -1 && owner !== obs.seat) return;
+      const v = r.a === u ? r.b : r.a;
+      const d = dist.get(u) + (owner === obs.seat ? 0 : r.length);
+      if (!dist.has(v) || d < dist.get(v)) {
+        dist.set(v, d);
+        via.set(v, i);
+      }
+    });
+  }
+  const routes = [];
+  while (via.has(u)) {
+    const i = via.get(u);
+    routes.push(i);
+    u = board.routes[i].a === u ? board.routes[i].b : board.routes[i].a;
+  }
+  return routes;
+}
+
+// Unclaimed routes on the chains of this seat's tickets, by route id.
+function plannedRoutes(board, obs) {
+  const planned = new Set();
+  for (const id of obs.tickets) {
+    const ticket = board.tickets.find((t) => t.id === id);
+    if (!ticket) continue;
+    const routes = chain(board, obs, ticketEnds(board, ticket.a), ticketEnds(board, ticket.b)) || [];
+    for (const i of routes) if (obs.routes[i] === -1) planned.add(board.routes[i].id);
+  }
+  return planned;
+}
+
+function ticketPoints(board, id) {
+  const ticket = board.tickets.find((t) => t.id === id);
+  return ticket ? ticket.points : 0;
+}
+
+function ttrKeep(board, obs, actions) {
+  const pick = best(actions, (a) => -100 * a.body.positions.length
+    - a.body.positions.reduce((s, p) => s + ticketPoints(board, obs.offered_tickets[p]), 0));
+  return { action: pick, why: `keep ${pick.body.positions.length} tickets, the shortest` };
+}
+
+function ttrDraw(board, obs, actions, planned) {
+  const wanted = new Set();
+  for (const r of board.routes) if (planned.has(r.id) && r.colour !== 'grey') wanted.add(r.colour);
+  const take = actions.find((a) => a.kind === 'take' && wanted.has(a.body.card));
+  if (take) return { action: take, why: `take ${take.body.card}, a colour the plan needs` };
+  const blind = actions.find((a) => a.kind === 'blind');
+  if (blind) return { action: blind, why: 'draw blind' };
+  const any = actions.find((a) => a.kind === 'take' && a.body.card !== 'locomotive');
+  return { action: any || actions[0], why: 'take what shows' };
+}
+
+function ttrTurn(board, obs, actions) {
+  const planned = plannedRoutes(board, obs);
+  const claims = actions.filter((a) => a.kind === 'claim');
+  const length = (a) => board.routes.find((r) => r.id === a.body.route).length;
+  const onPlan = claims.filter((a) => planned.has(a.body.route));
+  if (onPlan.length > 0) {
+    const pick = best(onPlan, (a) => 10 * length(a) - a.body.locomotives);
+    return { action: pick, why: `claim ${pick.body.route} for a ticket` };
+  }
+  const long = claims.filter((a) => length(a) >= 4 || obs.final_round);
+  if (long.length > 0) {
+    const pick = best(long, (a) => 10 * length(a) - a.body.locomotives);
+    return { action: pick, why: `claim ${pick.body.route} for its points` };
+  }
+  const tickets = actions.find((a) => a.kind === 'draw_tickets');
+  const me = obs.players.find((p) => p.seat === obs.seat);
+  if (planned.size === 0 && tickets && me && me.trains >= 15) return { action: tickets, why: 'tickets done: draw new ones' };
+  const draws = actions.filter((a) => a.kind === 'take' || a.kind === 'blind');
+  if (draws.length > 0) return ttrDraw(board, obs, draws, planned);
+  return { action: claims[0] || actions[0], why: 'the only kind of action left' };
+}
+
+function chooseTicketToRide(board, obs, actions) {
+  const richest = (a) => {
+    const company = board.companies.find((c) => c.code === a.body.company);
+    return company ? company.points[0] : 0;
+  };
+  switch (obs.decision) {
+    case 'initial_tickets':
+    case 'keep_tickets':
+      return ttrKeep(board, obs, actions);
+    case 'share': {
+      const pick = best(actions, (a) => (a.body.company ? richest(a) : -1));
+      return { action: pick, why: `share ${pick.body.company || 'none'}` };
+    }
+    case 'neutral_share': {
+      const pick = best(actions, (a) => -richest(a));
+      return { action: pick, why: `neutral share ${pick.body.company}` };
+    }
+    case 'second_card':
+      return ttrDraw(board, obs, actions, plannedRoutes(board, obs));
+    default:
+      return ttrTurn(board, obs, actions);
+  }
+}
+
+// ------------------------------------------------------------------ decisions
+
+// The legal actions of `game` as {index, text, kind, body}: `kind` is the member set in the
+// game's action `kind` oneof (e.g. "claim"), `body` its fields.
+function actionsOf(legal, game) {
+  return legal.map((a, i) => {
+    const member = a[game] || {};
+    const kind = member.kind || null;
+    return { index: i, text: a.text, kind, body: (kind && member[kind]) || {} };
+  });
+}
+
+// The index of the chosen legal action, always within range. `match` is what StartMatch said.
+function decide(request, match) {
   const legal = request.legal_actions || [];
   if (legal.length === 0) return { index: 0, why: 'no legal actions given' };
-  const obs = request.observation && request.observation.union_pacific;
-  const actions = legal.map((a, i) => {
-    const up = a.union_pacific || {};
-    const kind = up.kind || null;
-    return { index: i, text: a.text, kind, body: (kind && up[kind]) || {} };
-  });
+  const game = request.observation && request.observation.game; // the oneof member that is set
   let choice;
+  if (game === TICKET_TO_RIDE) {
+    const board = match && match.board && match.board.ticket_to_ride_pennsylvania;
+    const obs = request.observation.ticket_to_ride_pennsylvania;
+    choice = board ? chooseTicketToRide(board, obs, actionsOf(legal, game)) : null;
+    if (!choice || !choice.action) choice = { action: { index: 0 }, why: 'no board: first action' };
+    return checked(choice, legal);
+  }
+  const obs = request.observation && request.observation.union_pacific;
+  const actions = actionsOf(legal, UNION_PACIFIC);
   if (!obs) {
     choice = { action: actions[0], why: 'no union_pacific observation' };
   } else {
@@ -254,6 +402,10 @@ function decide(request) {
     }
     if (!choice || !choice.action) choice = { action: actions[0], why: `fallback for decision ${obs.decision}` };
   }
+  return checked(choice, legal);
+}
+
+function checked(choice, legal) {
   const index = choice.action.index;
   if (!Number.isInteger(index) || index < 0 || index >= legal.length) return { index: 0, why: 'fallback' };
   return { index, why: choice.why };
@@ -264,18 +416,25 @@ function decide(request) {
 // One process may hold several seats of one match: key by match id and seat.
 // Each match keeps a tally of the public record: every Decide carries the events since this
 // seat's previous decision (observation.public_events), each with `kind` naming its member.
-const matches = new Map(); // `${match_id}/${seat}` -> {num_players, variant, board}
+const matches = new Map(); // `${match_id}/${seat}` -> {game, num_players, variant, board, tallies}
 const matchKey = (r) => `${r.match_id}/${r.seat}`;
 
 function record(request) {
   const seen = matches.get(matchKey(request));
-  const obs = request.observation && request.observation.union_pacific;
+  const game = request.observation && request.observation.game;
+  const obs = game && request.observation[game]; // either game's observation has public_events
   if (!seen || !obs) return;
   for (const event of obs.public_events || []) {
     seen.events += 1;
     if (event.kind === 'build') seen.builds += 1;
     if (event.kind === 'dividend') seen.dividends += 1;
+    if (event.kind === 'claim') seen.claims += 1;
   }
+}
+
+function tally(seen) {
+  if (seen.game === TICKET_TO_RIDE) return `; saw ${seen.events} public events (${seen.claims} claims)`;
+  return `; saw ${seen.events} public events (${seen.builds} builds, ${seen.dividends} dividends)`;
 }
 
 const service = {
@@ -284,18 +443,18 @@ const service = {
     if (hostVersion && hostVersion !== PROTOCOL_VERSION) {
       log(`host speaks protocol ${hostVersion}, this bot ${PROTOCOL_VERSION}`);
     }
-    callback(null, { ...IDENTITY, games: [GAME], protocol_version: PROTOCOL_VERSION });
+    callback(null, { ...IDENTITY, games: GAMES, protocol_version: PROTOCOL_VERSION });
   },
 
   StartMatch(call, callback) {
     const r = call.request;
-    if (r.game !== GAME) {
-      callback({ code: grpc.status.INVALID_ARGUMENT, details: `this bot plays only ${GAME}, not ${r.game}` });
+    if (!GAMES.includes(r.game)) {
+      callback({ code: grpc.status.INVALID_ARGUMENT, details: `this bot plays ${GAMES.join(', ')}, not ${r.game}` });
       return;
     }
-    matches.set(matchKey(r), { num_players: r.num_players, variant: r.variant, board: r.board, events: 0, builds: 0,
-      dividends: 0 });
-    log(`match ${r.match_id}: seat ${r.seat} of ${r.num_players} (${r.variant}); ${matches.size} open`);
+    matches.set(matchKey(r), { game: r.game, num_players: r.num_players, variant: r.variant, board: r.board,
+      events: 0, builds: 0, dividends: 0, claims: 0 });
+    log(`match ${r.match_id}: ${r.game}, seat ${r.seat} of ${r.num_players} (${r.variant}); ${matches.size} open`);
     callback(null, {});
   },
 
@@ -303,7 +462,7 @@ const service = {
     let result;
     try {
       record(call.request);
-      result = decide(call.request);
+      result = decide(call.request, matches.get(matchKey(call.request)));
     } catch (err) {
       log(`match ${call.request.match_id}: decision failed, playing index 0:`, err && err.stack ? err.stack : err);
       result = { index: 0, why: 'error' };
@@ -316,9 +475,8 @@ const service = {
     const termination = r.result ? r.result.termination : 'unknown';
     const place = r.result && r.result.places ? r.result.places[String(r.seat)] : undefined;
     const seen = matches.get(matchKey(r));
-    const tally = seen ? `; saw ${seen.events} public events (${seen.builds} builds, ${seen.dividends} dividends)` : '';
     matches.delete(matchKey(r));
-    log(`match ${r.match_id} over (${termination}): place ${place}${r.forfeited ? ', forfeited' : ''}${tally}`);
+    log(`match ${r.match_id} over (${termination}): place ${place}${r.forfeited ? ', forfeited' : ''}${seen ? tally(seen) : ''}`);
     callback(null, {});
   },
 };

@@ -8,8 +8,8 @@ the event's keys.  Decoding gives back the very dicts: keys in the message's fie
 order (which is the engine's), optional fields present only when set, count maps in
 a fixed order.
 
-Like the rest of :mod:`arena.host.codec`, encoding checks every key and raises
-:class:`~arena.host.wire_checks.CodecError` for a missing or unknown one.
+Like the rest of :mod:`arena.games.union_pacific.kit.wire`, encoding checks every key and raises
+:class:`~arena.protocol.wire_checks.CodecError` for a missing or unknown one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from arena.host.wire_checks import CodecError, check_keys
+from arena.protocol.wire_checks import CodecError, check_keys
 from arena.v1 import bot_pb2
 
 _Event = bot_pb2.UnionPacificEvent

@@ -13,10 +13,10 @@ encoded by protobuf, one by one, and kept in a bounded table shared by all match
 The bytes of a field are a function of its value alone (map keys sorted, as
 protobuf's deterministic serialization does), so reusing them can neither change
 what a bot reads nor carry anything from one seat's observation into another's.
-The result parses as the message :func:`arena.host.codec.observation_to_proto`
+The result parses as the message :func:`arena.games.union_pacific.kit.wire.observation_to_proto`
 builds (a test checks it on every decision of random games).  A value this writer
 does not expect (a wrong type, a negative count) is handed to the codec, which
-encodes it or raises :class:`~arena.host.wire_checks.CodecError` naming it.
+encodes it or raises :class:`~arena.protocol.wire_checks.CodecError` naming it.
 """
 
 from __future__ import annotations
@@ -24,40 +24,20 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Callable, Mapping
 
-from arena.host import event_codec
-from arena.host.codec import (
+from arena.games.union_pacific.kit import wire_events as event_codec
+from arena.games.union_pacific.kit.wire import (
     OBSERVATION_KEYS,
     OBSERVATION_NULLABLE,
     UNION_PACIFIC,
     check_observation,
     observation_field,
 )
-from arena.host.wire_checks import CodecError
+from arena.protocol.wire_checks import CodecError
+from arena.protocol.wirebytes import SMALL_VARINTS, length_prefixed, varint
 from arena.v1 import bot_pb2
 
 
-def varint(value: int) -> bytes:
-    """The protobuf varint of a non-negative integer."""
-    out = bytearray()
-    while True:
-        bits = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(bits | 0x80)
-        else:
-            out.append(bits)
-            return bytes(out)
-
-
-#: SMALL_VARINTS[i]: the varint of i, for i < 2048.
-SMALL_VARINTS = tuple(varint(i) for i in range(2048))
 _INT32_MAX = (1 << 31) - 1
-
-
-def length_prefixed(tag: bytes, body: bytes) -> bytes:
-    """A length-delimited field: ``tag``, the body's length, the body."""
-    size = len(body)
-    return tag + (SMALL_VARINTS[size] if size < 2048 else varint(size)) + body
 
 
 class _Unexpected(Exception):
@@ -473,8 +453,4 @@ def encode_observation(observation: Mapping[str, Any]) -> bytes:
     return ObservationEncoder().encode(observation)
 
 
-#: The ``Observation`` wrapper's tag for its ``union_pacific`` member.
-OBSERVATION_TAG = _tag(bot_pb2.Observation.DESCRIPTOR.fields_by_name["union_pacific"].number, 2)
-
-__all__ = ["OBSERVATION_TAG", "ObservationEncoder", "SMALL_VARINTS", "encode_observation", "events_bytes",
-           "field_bytes", "length_prefixed", "varint"]
+__all__ = ["ObservationEncoder", "encode_observation", "events_bytes", "field_bytes"]
