@@ -152,6 +152,8 @@ class Match(SQLModel, table=True):
         Index("ix_matches_started_at", "started_at"),
         # pages of a tournament's matches, newest first
         Index("ix_matches_tournament_started", "tournament_id", "started_at"),
+        # the matches of a deal (publish_deals: is every rotation of it stored?)
+        Index("ix_matches_deal", "tournament_id", "seed", "round"),
     )
 
     id: str = Field(primary_key=True)

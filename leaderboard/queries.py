@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,7 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy import and_, exists, func, or_, text, true
 from sqlalchemy import select as sa_select
-from sqlalchemy.orm import defer
+from sqlalchemy.orm import aliased, defer
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
@@ -166,6 +167,27 @@ def match_without_replay(store: Store, match_id: str) -> MatchRow:
     return _match_row(found[0], found[1], seats.get(match_id, NO_PARTICIPANTS), None)
 
 
+def deal_seatings(store: Store, match_id: str) -> dict[str, tuple[int, ...]]:
+    """The matches dealt from the deck seed of ``match_id`` in its tournament and round (itself
+    included), each with its seating: its seats' bot version ids in seat order.  One probe of
+    ``ix_matches_deal``: a tournament has a few matches per deal whatever its size."""
+    asked = aliased(Match)
+    with store.read_session() as session:
+        rows = session.exec(
+            select(col(Match.id), col(Seat.seat), col(Seat.bot_version_id))
+            .select_from(asked)
+            .join(Match, and_(col(Match.tournament_id) == asked.tournament_id, col(Match.seed) == asked.seed,
+                              col(Match.round) == asked.round))
+            .join(Seat, col(Seat.match_id) == col(Match.id))
+            .where(asked.id == match_id)
+            .order_by(col(Match.id), col(Seat.seat))
+        ).all()
+    seatings: dict[str, list[int]] = defaultdict(list)
+    for found, _, version in rows:
+        seatings[found].append(int(version))
+    return {found: tuple(versions) for found, versions in seatings.items()}
+
+
 @dataclass(frozen=True)
 class Incident:
     """A seat of one bot version that faulted or forfeited (``id``: the match's)."""
@@ -214,22 +236,28 @@ def incidents(store: Store, participant: str, tournament_id: int | None,
 # -- counts and the ratings' cache key -------------------------------------------------------
 
 
-def _counted(tournament_id: int | None, table_size: int | None) -> ColumnElement[bool]:
+def _counted(tournament_id: int | None, table_size: int | None, game: str | None = None) -> ColumnElement[bool]:
     where: ColumnElement[bool] = true()
     if tournament_id is not None:
         where = and_(where, col(MatchCount.tournament_id) == tournament_id)
+    elif game is not None:
+        where = and_(where, col(MatchCount.tournament_id).in_(
+            sa_select(col(Tournament.id)).where(col(Tournament.game) == game)))
     if table_size is not None:
         where = and_(where, col(MatchCount.table_size) == table_size)
     return where
 
 
-def results_key(store: Store, tournament_id: int | None = None, table_size: int | None = None) -> tuple[Any, ...]:
+def results_key(store: Store, tournament_id: int | None = None, table_size: int | None = None,
+                game: str | None = None) -> tuple[Any, ...]:
     """What a fit of the scope's results depends on, in a few rows whatever the number of
     matches: the scope's matches counted (``match_counts``, which the database keeps as
     matches are stored) and the bot versions (a new version changes which row is a bot's
     current one), and the workers excluded from the scope (``tournament exclude-worker``
     takes their matches out of the fits; a few rows).  Stored matches are never changed: a
-    new match, version or exclusion changes the key and nothing else does."""
+    new match, version or exclusion changes the key and nothing else does.  The overall scope
+    of one ``game`` counts that game's matches only (ratings are per game: another game's
+    match changes nothing in it)."""
     excluded = sa_select(col(ExcludedWorker.tournament_id), col(ExcludedWorker.worker),
                          col(ExcludedWorker.excluded_at)).order_by(col(ExcludedWorker.tournament_id),
                                                                    col(ExcludedWorker.worker))
@@ -237,7 +265,8 @@ def results_key(store: Store, tournament_id: int | None = None, table_size: int 
         excluded = excluded.where(col(ExcludedWorker.tournament_id) == tournament_id)
     with store.read_session() as session:
         count = session.exec(  # type: ignore[call-overload]
-            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(_counted(tournament_id, table_size))
+            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(
+                _counted(tournament_id, table_size, game))
         ).one()[0]
         versions, top = session.exec(  # type: ignore[call-overload]
             sa_select(func.count(), func.max(col(BotVersion.id)))

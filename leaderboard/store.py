@@ -21,7 +21,7 @@ helpers they share are in :mod:`leaderboard.store_core`.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -215,6 +215,28 @@ class Store(BotRegistry, RatingStore):
             with self._read() as session:  # a concurrent writer stored it first
                 _refuse_recorded(session, tournament_id, schedule_index, record.match_id)
             raise
+
+    def record_matches(self, items: Iterable[tuple[int, int, int, MatchRecord]]) -> int:
+        """Store many finished matches, each ``(tournament_id, schedule_index, round, record)`` as
+        :meth:`record_match` takes them, in one transaction; returns how many.
+
+        The same checks and errors as :meth:`record_match` (see :mod:`leaderboard.bulk`), all or
+        nothing for the whole batch; an item repeating another's match id or schedule slot raises
+        :class:`AlreadyRecorded`.  For loading many results (``arena bench store``): a few
+        hundred to a few thousand per call.
+        """
+        from leaderboard.bulk import insert_matches
+
+        batch = list(items)
+        try:
+            with self._write() as session:
+                insert_matches(session, batch)
+        except IntegrityError:
+            with self._read() as session:  # a concurrent writer stored one first
+                for tournament_id, schedule_index, _, record in batch:
+                    _refuse_recorded(session, tournament_id, schedule_index, record.match_id)
+            raise
+        return len(batch)
 
     def get_match(self, match_id: str) -> MatchRow:
         """The match with its seats and parsed replay.

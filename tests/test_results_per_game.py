@@ -24,6 +24,7 @@ from arena.scheduler.pairings import generate_schedule
 from arena.tournaments import TournamentConfig
 from leaderboard.standings import GameChoiceError, compute_leaderboard
 from leaderboard.store import Store
+from leaderboard.web.fits import RatingsCache
 from leaderboard.web import create_app
 
 UP, TTR = "union_pacific", "ticket_to_ride_pennsylvania"
@@ -177,6 +178,20 @@ def test_the_web_pages_show_one_game_at_a_time(
         assert 'data-testid="game-selector"' in page and f'?game={UP}' in page
         assert 'data-testid="game-selector"' not in client.get("/bots/eve").text
         assert f"?game={UP}&amp;players=2" in client.get("/", params={"game": UP}).text  # links keep the game
+
+
+def test_a_game_s_fit_counts_and_follows_its_own_matches(
+        two_games: tuple[Store, dict[str, int], dict[str, list[MatchRecord]]]) -> None:
+    """The pages' cached fit of a game's overall scope says how many of that game's matches it
+    counts, and a match of another game neither refits it nor shows as not counted yet."""
+    store, ids, records = two_games
+    cache = RatingsCache()
+    up, ttr = cache.get(store, None, game=UP), cache.get(store, None, game=TTR)
+    assert (up.freshness()["matches"], ttr.freshness()["matches"]) == (len(records[UP]), len(records[TTR]))
+    store.record_match(ids[TTR], 9999, 0, engine_record(TTR, BOTS[:2], 77, "ttr-new"))
+    assert cache.get(store, None, game=UP) is up and cache.fits_made == 2  # nothing new in Union Pacific
+    again = cache.get(store, None, game=TTR)  # a small store: the view waits for the refit
+    assert again.results == len(records[TTR]) + 1 and again.behind == 0 and cache.fits_made == 3
 
 
 def test_a_store_of_one_game_needs_no_choice(db_url: str) -> None:

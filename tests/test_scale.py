@@ -8,8 +8,11 @@ The matches are made by the benchmark's own filler: real games played in-process
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+import threading
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,7 @@ from leaderboard.errors import CorruptDataError
 from leaderboard.queries import DEFAULT_LIMIT, MAX_LIMIT, BadCursor
 from leaderboard.store import Store
 from leaderboard.web import create_app
-from leaderboard.web.fits import CHART_POINTS, RatingsCache, spread
+from leaderboard.web.fits import CHART_POINTS, RatingsCache, build_fit, spread
 from tests.test_migrations import load_fixture, write_pre_migrations_db
 
 
@@ -235,8 +238,104 @@ def test_bench_store_runs_at_a_tiny_size(tmp_path: Path, capsys: pytest.CaptureF
     assert int(stored.group(1)) >= 8 and 0 < float(stored.group(2)) < 100
     rows = re.findall(r"│ (/\S*)\s+│\s+(\d+) │", out)
     assert len(rows) >= 15 and all(status == "200" for _, status in rows), rows
-    assert "'/' refits in" in out
+    assert re.search(r"rating fit of all \d+ matches .*: [\d.]+ s", out), out
+    assert re.search(r"'/' answers in [\d,]+ ms, .* the refit took [\d.]+ s", out), out
     assert re.search(r"2 parallel clients, 4 requests over the pages above \(0 not 200\)", out), out
     with Store.open(url) as store:
         assert len(store.list_matches()) == int(stored.group(1)) + len(store.list_matches(
             tournament_id=store.list_tournaments()[-1].id))
+
+
+def test_a_view_gets_the_previous_fit_while_the_refit_runs(tmp_path: Path, templates: dict[int, list[Any]]) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    filled(url, templates, 6, tournaments=1)
+    gate = threading.Event()
+    calls: list[tuple[Any, ...]] = []
+
+    def slow(store: Store, *scope: Any) -> Any:  # the refits after the first wait for the gate
+        calls.append(scope)
+        if len(calls) > 1:
+            assert gate.wait(120)
+        return build_fit(store, *scope)
+
+    app = create_app(url)
+    app.state.web.ratings = cache = RatingsCache(build=slow, wait_s=0.2)
+    with TestClient(app) as client:
+        store = app.state.web.store
+        stored = sum(queries.match_counts(store).values())
+        first = client.get("/api/leaderboard").json()["fit"]
+        assert first["matches"] == stored and first["behind"] == 0 and not first["refitting"]
+        rows = client.get("/api/leaderboard").json()["rows"]
+
+        fill(store, 1, templates=templates, bots=8, tournaments=1)  # one more deal: the refit waits for the gate
+        added = sum(queries.match_counts(store).values()) - stored
+        for _ in range(2):
+            board = client.get("/api/leaderboard").json()  # the previous fit, at once
+            assert board["rows"] == rows and board["fit"]["matches"] == stored
+            assert board["fit"]["behind"] == added and board["fit"]["refitting"]
+        page = client.get("/").text
+        assert f"{added} newer matches are not counted yet (being fitted now; this page shows the previous fit)" in page
+        assert len(calls) == 2  # one refit for all those views
+
+        gate.set()
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:  # until the refit is in
+            fresh = client.get("/api/leaderboard").json()
+            if fresh["fit"]["behind"] == 0:
+                break
+            time.sleep(0.05)
+        assert fresh["fit"]["matches"] == stored + added and not fresh["fit"]["refitting"]
+        assert sum(r["matches"] for r in fresh["rows"] if not r["reference"]) > \
+            sum(r["matches"] for r in rows if not r["reference"])
+        assert "newer match" not in client.get("/").text and len(calls) == 2 and cache.fits_made == 2
+
+
+def test_a_failed_refit_raises_in_the_view_and_is_tried_again(tmp_path: Path, templates: dict[int, list[Any]]) -> None:
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    filled(url, templates, 4, tournaments=1)
+    fail = [True]
+
+    def flaky(store: Store, *scope: Any) -> Any:
+        if fail[0]:
+            raise RuntimeError("the fit failed")
+        return build_fit(store, *scope)
+
+    with Store.open(url) as store:
+        cache = RatingsCache(build=flaky)
+        with pytest.raises(RuntimeError, match="the fit failed"):
+            cache.get(store, None)
+        fail[0] = False
+        assert cache.get(store, None).results == sum(queries.match_counts(store).values())
+
+
+def test_publish_deals_reads_only_the_deal_of_each_match(tmp_path: Path, templates: dict[int, list[Any]],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.bench.store import Filler, ensure_bots
+    from leaderboard.web.publication import Visibility
+
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    with Store.open(url) as store:
+        tid = store.create_tournament("union_pacific", {"publish_deals": True}, 1)
+        filler = Filler(templates, ensure_bots(store, 8), seed=3)
+        def rotated(deal: list[Any]) -> list[Any]:  # every seat rotation of the deal's bots, one a match
+            names = [seat.bot for seat in deal[0].seats]
+            return [dataclasses.replace(r, seats=tuple(dataclasses.replace(seat, bot=names[(seat.seat + k) % len(names)])
+                                                       for seat in r.seats)) for k, r in enumerate(deal)]
+
+        deals = [rotated(filler.deal(f"d{k}", 1_700_000_000.0 + 1000 * k)) for k in range(12)]
+        deals = [d for d in deals if len(d) > 2][:2] + [d for d in deals if len(d) == 2][:1]
+        complete, partial = deals[0], deals[1][:-1]
+        again = [dataclasses.replace(r, match_id=f"{r.match_id}-r1") for r in deals[0]]  # same deal, next round
+        items = [(r, 0) for r in complete + partial] + [(r, 1) for r in again[:1]]
+        store.record_matches((tid, i, rnd, r) for i, (r, rnd) in enumerate(items))
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("read every match of the tournament")
+
+        monkeypatch.setattr(store, "list_matches", refuse)
+        visibility = Visibility(store)
+        shown = {m.id: visibility.published(m) for m in queries.match_page(store, tournament_id=tid).items}
+        assert shown == {**{r.match_id: True for r in complete}, **{r.match_id: False for r in partial},
+                         again[0].match_id: False}
+        store.set_tournament_status(tid, "finished")
+        assert all(Visibility(store).published(m) for m in queries.match_page(store, tournament_id=tid).items)

@@ -6,8 +6,9 @@ played in-process (the engine with random and greedy policies, every table size
 its table size with a fresh match id, its own bots in the seats (stronger bots
 more often in the better placed seats, so the ratings have something to find),
 a deck seed of its deal (a deal is played in every seat rotation, as tournaments
-do) and now and then a fault.  Every match goes through ``Store.record_match``,
-as a tournament stores it: the replay is re-encoded and compressed like any other.
+do) and now and then a fault.  The matches go through ``Store.record_matches`` (a
+batch a transaction, with record_match's checks): each replay is encoded and
+compressed like any other.
 
 Then the pages and endpoints are timed in-process (Starlette's test client, no
 network): once cold (the first request fits the ratings of its scope) and
@@ -19,6 +20,7 @@ clients: latency percentiles and the server's resident memory.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -46,6 +48,7 @@ T0 = 1_700_000_000.0  # the first match's start (2023-11-14)
 GAP_S = 7.0  # between two matches' starts
 FAULT_RATE = 0.005  # share of seats with a (timeout) fault
 _MATCH = "__BENCH_MATCH__"
+BATCH = 500  # matches stored per transaction
 
 
 def _seat_token(seat: int) -> str:
@@ -63,8 +66,22 @@ class Template:
     text: str
     decisions: int
 
+    @functools.cached_property
+    def parsed(self) -> dict[str, Any]:
+        return json.loads(self.text)
 
-def play_templates(games_per_size: int = 4, seed: int = 0) -> dict[int, list[Template]]:
+    def replay_for(self, match_id: str, names: Sequence[str]) -> dict[str, Any]:
+        """The replay with ``match_id`` and the seats' ``names`` in place of the tokens.  Only the
+        parts naming them (``seats``, ``match``) are new objects; the rest (board, actions,
+        events: read-only to the store, which encodes it) is the template's."""
+        small = json.dumps({"seats": self.parsed["seats"], "match": self.parsed["match"]})
+        small = small.replace(_MATCH, match_id)
+        for seat, name in enumerate(names):
+            small = small.replace(_seat_token(seat), json.dumps(name)[1:-1])
+        return {**self.parsed, **json.loads(small)}
+
+
+def play_templates(games_per_size: int = 8, seed: int = 0) -> dict[int, list[Template]]:
     """``games_per_size`` real games at each table size 2-6, half with a greedy seat."""
     game = get_game("union_pacific")
     choose = load_greedy_strategy().choose
@@ -131,9 +148,7 @@ class Filler:
             by_strength = sorted(seating, key=lambda b: -(self.strength[b] + rng.gauss(0, 0.6)))
             who = dict(zip(by_place, by_strength))
             match_id = f"{first_id}/{rotation}"
-            text = template.text.replace(_MATCH, match_id)
-            for s in range(players):
-                text = text.replace(_seat_token(s), who[s])
+            replay = template.replay_for(match_id, [who[s] for s in range(players)])
             seats = []
             for s in range(players):
                 faults: tuple[Fault, ...] = ()
@@ -148,7 +163,7 @@ class Filler:
             records.append(MatchRecord(
                 match_id=match_id, game="union_pacific", seed=deck_seed, variant="standard", players=players,
                 seats=tuple(seats), termination=MatchTermination(template.termination),
-                replay=json.loads(text), started_at=start, duration_s=round(rng.uniform(0.3, 3.0), 3),
+                replay=replay, started_at=start, duration_s=round(rng.uniform(0.3, 3.0), 3),
                 references=references, extra={"decisions": template.decisions}))
         return records
 
@@ -172,9 +187,10 @@ def ensure_bots(store: Any, count: int) -> list[str]:
 
 def fill(store: Any, matches: int, *, bots: int = 20, tournaments: int = 4, seed: int = 0,
          templates: dict[int, list[Template]] | None = None,
-         progress: Callable[[int], None] | None = None) -> list[int]:
+         progress: Callable[[int], None] | None = None, batch_size: int = BATCH) -> list[int]:
     """Store about ``matches`` matches (whole deals: up to 5 more) in ``tournaments`` new
-    finished tournaments, through ``Store.record_match``; returns the tournaments' ids."""
+    finished tournaments, through ``Store.record_matches`` (``batch_size`` matches a
+    transaction); returns the tournaments' ids."""
     from leaderboard.rows import TournamentStatus
 
     templates = templates if templates is not None else play_templates(seed=seed)
@@ -187,15 +203,19 @@ def fill(store: Any, matches: int, *, bots: int = 20, tournaments: int = 4, seed
     index = dict.fromkeys(ids, 0)
     done = deal = 0
     started = T0 + store_offset(store)
+    batch: list[tuple[int, int, int, MatchRecord]] = []
     while done < matches:
         tid = ids[deal % len(ids)]
         for record in filler.deal(f"b{run}-t{tid}-{deal:07d}", started + done * GAP_S):
-            store.record_match(tid, index[tid], index[tid] // 50, record)
+            batch.append((tid, index[tid], index[tid] // 50, record))
             index[tid] += 1
             done += 1
         deal += 1
-        if progress is not None:
-            progress(done)
+        if len(batch) >= batch_size or done >= matches:
+            store.record_matches(batch)
+            batch = []
+            if progress is not None:
+                progress(done)
     for tid in ids:
         store.set_tournament_status(tid, TournamentStatus.FINISHED)
     return ids
@@ -342,6 +362,21 @@ class Server:
                 return response.status, len(response.read())
         except urllib.error.HTTPError as error:
             return error.code, len(error.read())
+
+    def json(self, path: str) -> Any:
+        """The JSON answer to GET ``path``."""
+        with urllib.request.urlopen(self.base + path, timeout=self.timeout) as response:
+            return json.loads(response.read())
+
+    def wait_for_fit(self, path: str = "/api/leaderboard", *, limit_s: float = 3600.0) -> dict[str, Any]:
+        """Ask ``path`` until its rating fit counts every stored match (a refit runs in the
+        server's background); its ``fit`` (matches, age, ``fit_s``: how long the fit took)."""
+        deadline = time.monotonic() + limit_s
+        while True:
+            fit = self.json(path)["fit"]
+            if fit["behind"] == 0 or time.monotonic() > deadline:
+                return dict(fit)
+            time.sleep(0.5)
 
     def rss_mb(self) -> tuple[float, float]:
         """The server's resident memory now and at its peak (VmRSS, VmHWM), MB."""

@@ -356,6 +356,8 @@ def run_store(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
 
+    from urllib.parse import quote
+
     from arena.bench.store import Server, bench_paths, fill, load, play_templates, time_paths
     from arena.cli.options import open_store
     from leaderboard import queries
@@ -413,13 +415,24 @@ def run_store(args: argparse.Namespace) -> int:
                     table.add_row(t.path if len(t.path) <= 70 else t.path[:67] + "...", str(t.status),
                                   f"{t.cold_ms:,.1f}", f"{t.median_ms:,.1f}", f"{t.p90_ms:,.1f}", f"{t.bytes / 1024:,.1f}")
                 console.print(table)
+                fitted = server.json("/api/leaderboard")["fit"]
+                console.print(f"rating fit of all {fitted['matches']:,} matches (the leaderboard's, made by the "
+                              f"server at the first view): {fitted['fit_s']:,.1f} s")
                 extra = fill(store, 1, bots=args.bots, tournaments=1, seed=args.seed + 1, templates=templates)
+                wait_start = time.perf_counter()
                 refit = time_paths(server.get, ["/"], 3)[0]
-                console.print(f"after one more deal stored (tournament {extra[0]}): '/' refits in "
-                              f"{refit.cold_ms:,.0f} ms, then {refit.median_ms:,.1f} ms warm")
+                fresh = server.wait_for_fit()
+                console.print(f"after one more deal stored (tournament {extra[0]}): '/' answers in "
+                              f"{refit.cold_ms:,.0f} ms, then {refit.median_ms:,.1f} ms warm (the previous fit while "
+                              f"the refit runs in the background); the refit took {fresh['fit_s']:,.1f} s, in "
+                              f"{time.perf_counter() - wait_start:,.1f} s after the deal was stored it was shown")
                 if args.clients:
                     for path in paths:  # every scope's fit made again after the new deal
                         server.get(path)
+                    b = quote(bot, safe="")
+                    for path in ("/api/leaderboard", "/api/leaderboard?players=4", f"/api/bots/{b}",
+                                 f"/api/leaderboard?tournament={biggest}", f"/api/bots/{b}?tournament={biggest}"):
+                        server.wait_for_fit(path)  # the refits run one at a time in the background
                     with console.status(f"{args.clients} parallel clients x {args.requests} requests..."):
                         f = load(server, paths, clients=args.clients, requests=args.requests)
                     console.print(f"arena serve, {f.clients} parallel clients, {f.requests} requests over the "

@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"decisions per game: mean {statistics.fmean(lengths):.1f}, min {min(lengths)}, max {max(lengths)}")
     console.print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     if reference:
-        console.print(f"{', '.join(reference)} finished first in {reference_wins} of {args.games} game(s)")
+        titles = " or ".join(game.spec.reference_title(name) for name in reference)
+        console.print(f"{titles} finished first in {reference_wins} of {args.games} game(s)")
     if args.replays:
         console.print(f"replays written to {args.replays}/")
     return 0

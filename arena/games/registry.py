@@ -52,6 +52,8 @@ class GameSpec:
     score_unit: str
     reference_participants: tuple[tuple[int, tuple[str, ...]], ...] = ()
     rules_changes: tuple[str, ...] = ()
+    #: Reference participant -> what a person calls it, e.g. ``("imaginary", "the imaginary shareholder")``.
+    reference_titles: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -70,6 +72,10 @@ class GameSpec:
             if any(not n or n.isdigit() for n in names) or len(set(names)) != len(names):
                 raise ValueError(f"game {self.name!r}: reference participants {names!r} must be distinct, "
                                  "non-empty and not seat numbers")
+        known = {n for _, names in self.reference_participants for n in names}
+        untitled = [n for n, _ in self.reference_titles if n not in known]
+        if untitled:
+            raise ValueError(f"game {self.name!r}: titles given for {untitled!r}, which are no reference participants")
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
@@ -83,6 +89,10 @@ class GameSpec:
     @property
     def default_variant(self) -> str:
         return self.variants[0]
+
+    def reference_title(self, name: str) -> str:
+        """What a person calls the reference participant ``name`` (its name if the game gives no title)."""
+        return dict(self.reference_titles).get(name, name)
 
     def reference(self, players: int) -> tuple[str, ...]:
         """The reference participants of a game of ``players`` seats (often none)."""

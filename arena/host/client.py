@@ -176,6 +176,8 @@ class DecisionEncoder:
         self._actions: dict[int, bytes] = {}
         # _entries[w][action]: the entry up to its index field, for an index field of w bytes.
         self._entries: tuple[dict[int, bytes], dict[int, bytes], dict[int, bytes]] = ({}, {}, {})
+        # _prefixes[(match_id, seat)]: the request's match_id and seat fields.
+        self._prefixes: dict[tuple[str, int], bytes] = {}
 
     def action_bytes(self, state: GameState, action: int) -> bytes:
         cached = self._actions.get(action)
@@ -217,14 +219,43 @@ class DecisionEncoder:
             return self.legal_actions_bytes(state, actions)
         return b"".join(parts)
 
+    def head(self, match_id: str, seat: int, number: int, decision_ms: int, bank_ms: int) -> bytes:
+        """The request's fields 1-3, 6 and 7, as protobuf writes them (numbers in order, zeros left
+        out): written directly, the ``match_id``/``seat`` part kept per seat."""
+        prefix = self._prefixes.get((match_id, seat))
+        if prefix is None or not (0 <= number < _INT32_LIMIT and 0 <= decision_ms < _INT64_LIMIT
+                                  and 0 <= bank_ms < _INT64_LIMIT):
+            if type(match_id) is not str or type(seat) is not int or not 0 <= seat < _INT32_LIMIT:
+                return bot_pb2.DecisionRequest(match_id=match_id, seat=seat, decision_number=number,
+                                               decision_time_ms=decision_ms, time_bank_ms=bank_ms).SerializeToString()
+            if prefix is None:
+                prefix = bot_pb2.DecisionRequest(match_id=match_id, seat=seat).SerializeToString()
+                if len(self._prefixes) >= 4096:
+                    self._prefixes.clear()
+                self._prefixes[(match_id, seat)] = prefix
+            if not (0 <= number < _INT32_LIMIT and 0 <= decision_ms < _INT64_LIMIT and 0 <= bank_ms < _INT64_LIMIT):
+                return bot_pb2.DecisionRequest(match_id=match_id, seat=seat, decision_number=number,
+                                               decision_time_ms=decision_ms, time_bank_ms=bank_ms).SerializeToString()
+        return b"".join((prefix,
+                         b"\x18" + _varint(number) if number else b"",
+                         b"\x30" + _varint(decision_ms) if decision_ms else b"",
+                         b"\x38" + _varint(bank_ms) if bank_ms else b""))
+
     def encode(self, state: GameState, *, match_id: str, seat: int, number: int, observation: dict[str, Any],
                actions: Sequence[int], decision_ms: int, bank_ms: int,
                observations: ObservationEncoder | None = None) -> bytes:
-        head = bot_pb2.DecisionRequest(match_id=match_id, seat=seat, decision_number=number,
-                                       decision_time_ms=decision_ms, time_bank_ms=bank_ms).SerializeToString()
+        head = self.head(match_id, seat, number, decision_ms, bank_ms)
         wrapped = (observations or ObservationEncoder()).encode(observation)
         return b"".join((head, length_prefixed(_OBSERVATION_FIELD_TAG, wrapped),
                          self.legal_actions_bytes(state, actions)))
+
+
+_INT32_LIMIT = 1 << 31
+_INT64_LIMIT = 1 << 63
+
+
+def _varint(value: int) -> bytes:
+    return SMALL_VARINTS[value] if value < 2048 else varint(value)
 
 
 def _get_all(keys: Sequence[int], table: dict[int, bytes]) -> list[bytes]:

@@ -153,7 +153,8 @@ def leaderboard_json(store: Store, ratings: RatingsCache, tournament_id: int | N
     ``all_versions``), the likelihood of superiority between neighbours and the cross-table.
     Ratings are per game: the overall scope is ``game``'s (``games``: the store's games)."""
     tournament = None if tournament_id is None else tournament_json(store, store.get_tournament(tournament_id))
-    board = ratings.get(store, tournament_id, players, all_versions, game).board
+    fit = ratings.get(store, tournament_id, players, all_versions, game)
+    board = fit.board
     return {
         "tournament": tournament,
         "game": board.game,
@@ -167,6 +168,7 @@ def leaderboard_json(store: Store, ratings: RatingsCache, tournament_id: int | N
         "bootstrap": {"resamples": board.resamples, "method": board.method},
         "superiority": superiority_json(board),
         "cross_table": cross_table_json(board),
+        "fit": fit.freshness(),
     }
 
 
@@ -250,6 +252,7 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
         "recent_cursor": page.next_cursor,  # of the rest of the scope's matches of this version
         "tournaments": list(overall.tournaments.get(name, ())),
         "versions": versions,  # newest first
+        "fit": fit.freshness(),
     }
 
 

@@ -10,10 +10,10 @@ reads how a match's bot processes were isolated from its replay.
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from leaderboard import queries
 from leaderboard.errors import CorruptDataError
 from leaderboard.rows import MatchRow, TournamentRow
 from leaderboard.store import Store
@@ -46,7 +46,7 @@ class Visibility:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._tournaments: dict[int, TournamentRow] = {}
-        self._deals: dict[int, frozenset[str]] = {}
+        self._deals: dict[str, bool] = {}  # match id -> whether its deal is complete
 
     def tournament(self, tournament_id: int) -> TournamentRow:
         row = self._tournaments.get(tournament_id)
@@ -61,23 +61,24 @@ class Visibility:
             return True
         if not tournament.config.get("publish_deals"):
             return False
-        return match.id in self._complete_deals(tournament.id)
-
-    def _complete_deals(self, tournament_id: int) -> frozenset[str]:
-        found = self._deals.get(tournament_id)
+        found = self._deals.get(match.id)
         if found is None:
-            deals: dict[tuple[int, int, frozenset[str]], dict[tuple[str, ...], str]] = defaultdict(dict)
-            for m in self._store.list_matches(tournament_id=tournament_id):
-                seating = tuple(s.bot for s in m.seats)
-                deals[(m.round, m.seed, frozenset(seating))][seating] = m.id
-            found = frozenset(
-                match_id
-                for (_, _, bots), seatings in deals.items()
-                if len(seatings) >= len(bots)  # every rotation of the subset is stored
-                for match_id in seatings.values()
-            )
-            self._deals[tournament_id] = found
+            found = self._deals[match.id] = self._deal_complete(match.id)
         return found
+
+    def _deal_complete(self, match_id: str) -> bool:
+        """Whether every seat rotation of the match's deal (its subset of bots, in its round,
+        dealt from its deck seed) is stored: the other matches of that deal only, by index."""
+        seatings = queries.deal_seatings(self._store, match_id)
+        mine = seatings.get(match_id)
+        if mine is None:
+            return False
+        rotations = {s for s in seatings.values() if frozenset(s) == frozenset(mine)}
+        complete = len(rotations) >= len(mine)
+        for other, seating in seatings.items():  # its deal's other matches have the same answer
+            if seating in rotations:
+                self._deals[other] = complete
+        return complete
 
     def hidden_message(self, match: MatchRow) -> str:
         tournament = self.tournament(match.tournament_id)

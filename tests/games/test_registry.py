@@ -111,3 +111,10 @@ def test_a_game_without_a_kit_is_named_in_the_error(scratch_registry: None) -> N
     register_game(_spec(), lambda: None)
     with pytest.raises(LookupError, match="'toy' registered no kit"):
         game_kit("toy")
+
+
+def test_reference_participants_have_titles_for_people() -> None:
+    assert game_spec("union_pacific").reference_title("imaginary") == "the imaginary shareholder"
+    assert _spec().reference_title("neutral") == "neutral"  # no title given: its name
+    with pytest.raises(ValueError, match=r"titles given for \['ghost'\]"):
+        _spec(reference_titles=(("ghost", "a ghost"),))

@@ -24,6 +24,7 @@ SPEC = GameSpec(
     score_name="cash",
     score_unit="dollars",
     reference_participants=((2, (IMAGINARY,)),),  # the two-player game's imaginary shareholder (rules §9)
+    reference_titles=((IMAGINARY, "the imaginary shareholder"),),
     rules_changes=(
         "2: the draw that takes the last track card reshuffles the discards at once (rules §4), "
         "not at the next draw",

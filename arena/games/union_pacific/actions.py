@@ -71,10 +71,16 @@ class ActionTable(ActionTexts):
             for c2 in range(c1 + 1, NUM_SHARE_KINDS):
                 self.pair_index[c1][c2] = len(self.combos)
                 self.combos.append(((c1, 1), (c2, 1)))
+        #: combo_shares[combo]: the combo as an event's ``shares`` ({code: count}); copy it, never change it
+        self.combo_shares = tuple({SHARE_CODES[c]: n for c, n in shares} for shares in self.combos)
         self.pass_ = self.invest + NUM_CARD_KINDS * len(self.combos)
         self.draw = self.pass_ + NUM_CARD_KINDS
         self.exchange = self.draw + NUM_COMPANIES + 2
         self.size = self.exchange + 1 + NUM_SHARE_KINDS
+        #: draw_ids[what]: the id of drawing ``what`` (a display company, DRAW_DECK or DRAW_UP)
+        self.draw_ids = tuple(range(self.draw, self.exchange))
+        #: exchange_ids[c]: the id of exchanging a share of c (``exchange`` itself: no exchange)
+        self.exchange_ids = tuple(range(self.exchange + 1, self.size))
         #: allowed[c][s]: may company c use section s's track type?
         self.allowed: tuple[tuple[bool, ...], ...] = tuple(
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
@@ -95,6 +101,8 @@ class ActionTable(ActionTexts):
         self.city_mask = tuple(sum(1 << sec for sec in secs) for secs in board.city_sections)
         #: section_cities[s]: the two cities of section s, as a bitmask (bit i: city i)
         self.section_cities = tuple(1 << a | 1 << b for a, b in zip(board.section_a, board.section_b))
+        #: section_near[s]: the sections touching either city of section s (s among them), as a bitmask
+        self.section_near = tuple(self.city_mask[a] | self.city_mask[b] for a, b in zip(board.section_a, board.section_b))
         self.num_combos = len(self.combos)
         #: invest_ids[k][combo]: the invest action id of a combo with a discard of kind k
         self.invest_ids = tuple(
@@ -106,7 +114,14 @@ class ActionTable(ActionTexts):
             tuple(tuple(range(self.single_offset[c], self.single_offset[c] + n)) for n in range(max_count[c] + 1))
             for c in range(NUM_SHARE_KINDS)
         )
-        self._pair_combos: dict[tuple[int, ...], tuple[int, ...]] = {}  # by the companies held (at most 2**11)
+        #: pair_combos[owned]: the pair combos of the companies in ``owned`` (a sorted tuple), sorted;
+        #: for all 2**11 sets, each from the set without its first company (a few ms, once per board)
+        self.pair_combos: dict[tuple[int, ...], tuple[int, ...]] = {(): ()}
+        for mask in range(1, 1 << NUM_SHARE_KINDS):
+            owned = tuple(c for c in _SHARE_RANGE if mask >> c & 1)
+            first, rest = owned[0], owned[1:]
+            row = self.pair_index[first]
+            self.pair_combos[owned] = tuple(row[c] for c in rest) + self.pair_combos[rest]
         self._pickers: dict[tuple[int, ...], Callable[[Sequence[int]], Sequence[int]]] = {}
 
     def invest_combos(self, hand: Sequence[int]) -> tuple[int, ...]:
@@ -117,11 +132,7 @@ class ActionTable(ActionTexts):
         singles = self.single_combos
         for c in owned:
             combos += singles[c][hand[c]]
-        pairs = self._pair_combos.get(owned)
-        if pairs is None:
-            pairs = self._pair_combos[owned] = tuple(
-                self.pair_index[c1][c2] for i, c1 in enumerate(owned) for c2 in owned[i + 1:])
-        return combos + pairs
+        return combos + self.pair_combos[owned]
 
     def invest_picker(self, hand: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
         """A function that picks, from ``invest_ids[k]``, the invest ids a hand allows.

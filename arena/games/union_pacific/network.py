@@ -13,7 +13,7 @@ enumerating legal actions never recomputes the board:
   may use, with an empty neutral space, without a train of ``c`` yet.
 * ``builds[k]``: the legal build ids with a card of kind ``k``, sorted (by company,
   then section: the id order); a company with a train left has one option per
-  frontier section (``_add_option``, ``_drop_option``).  ``builds_from_scratch`` is
+  frontier section (``_extend_frontier``, ``_drop_option``).  ``builds_from_scratch`` is
   their definition, which the tests check them against.
 
 The starting board is the same in every game on a board: laid out once
@@ -77,30 +77,33 @@ class Network:
                 self._place(c, s)
 
     def _reach(self, c: int, cities: int) -> None:
-        """Company ``c``'s network takes in the cities of the bitmask ``cities``: the sections
-        touching them that it may use, with an empty neutral space and without a train of
-        ``c``, join its frontier (and its build options, while it has a train left)."""
-        net = self.in_network[c]
-        cities &= ~net
-        if not cities:
-            return
-        self.in_network[c] = net | cities
-        table = self.table
-        city_mask = table.city_mask
+        """Company ``c``'s network takes in the cities of the bitmask ``cities`` (set-up: its home)."""
+        self.in_network[c] |= cities
         near = 0
-        while cities:  # one or two cities
-            low = cities & -cities
-            cities ^= low
-            near |= city_mask[low.bit_length() - 1]
-        new = near & table.allowed_mask[c] & self.open_mask & ~self.frontier[c] & ~self.own[c]
+        for city in range(cities.bit_length()):
+            if cities >> city & 1:
+                near |= self.table.city_mask[city]
+        self._extend_frontier(c, near)
+
+    def _extend_frontier(self, c: int, near: int) -> None:
+        """The sections of the bitmask ``near`` (touching c's network) that c may use, with an
+        empty neutral space and without a train of ``c``, join its frontier (and its build
+        options, while it has a train left).  Sections already in the frontier stay as they
+        are: ``frontier[c]`` is always every such section touching the network, so ``near``
+        may include sections of cities the network had already."""
+        frontier = self.frontier[c]
+        new = near & self.table.allowed_mask[c] & self.open_mask & ~(frontier | self.own[c])
         if not new:
             return
-        self.frontier[c] |= new
+        self.frontier[c] = frontier | new
         if self.supply[c]:
+            options, builds = self.table.build_options[c], self.builds
             while new:
                 low = new & -new
                 new ^= low
-                self._add_option(c, low.bit_length() - 1)
+                t, typed, wild = options[low.bit_length() - 1]
+                insort(builds[t], typed)
+                insort(builds[WILD], wild)
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
@@ -122,7 +125,9 @@ class Network:
                 low = frontier & -frontier
                 frontier ^= low
                 self._drop_option(c, low.bit_length() - 1)
-        self._reach(c, self.table.section_cities[s])
+        table = self.table
+        self.in_network[c] |= table.section_cities[s]
+        self._extend_frontier(c, table.section_near[s])
 
     def _any_placement(self) -> bool:
         return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
@@ -141,13 +146,6 @@ class Network:
                 if self.supply[c]:
                     self._drop_option(c, s)
 
-    def _add_option(self, c: int, s: int) -> None:
-        """Company ``c`` (with a train left) may now build on ``s``."""
-        t, typed, wild = self.table.build_options[c][s]
-        builds = self.builds
-        insort(builds[t], typed)
-        insort(builds[WILD], wild)
-
     def _drop_option(self, c: int, s: int) -> None:
         """Company ``c`` (which had a train left) may no longer build on ``s``."""
         t, typed, wild = self.table.build_options[c][s]
@@ -159,7 +157,7 @@ class Network:
     def builds_from_scratch(self) -> list[list[int]]:
         """The legal build ids by card kind, recomputed from the board alone.
 
-        The engine keeps them incrementally (``_add_option``, ``_drop_option``); this is their
+        The engine keeps them incrementally (``_extend_frontier``, ``_drop_option``); this is their
         definition, for the tests that check the two always agree.
         """
         out: list[list[int]] = [[] for _ in range(NUM_CARD_KINDS)]

@@ -20,27 +20,23 @@ UP_TABLE: tuple[tuple[int, ...], ...] = (
 def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
     """Pay one company's dividend of value V = trains on the board + 1 (§7.3)."""
     paid = [0] * len(holdings)
-    top = max(holdings, default=0)  # the highest share count
+    top = max(holdings) if holdings else 0  # the highest share count (no keyword: a cheaper call)
     if top <= 0:  # nobody invested
         return paid
     half = value // 2
     leaders = holdings.count(top)
     if leaders > 1:  # tied for most: they share both amounts
-        each = (value + half) // leaders
-        for i, h in enumerate(holdings):
-            if h == top:
-                paid[i] = each
+        _give(paid, holdings, top, (value + half) // leaders)
         return paid
-    second = max([h for h in holdings if h != top], default=0)  # the second-highest count (0: none)
+    leader = holdings.index(top)
+    counts = sorted(holdings)
+    second = counts[-2] if len(counts) > 1 else 0  # the second-highest count (0: none), below top
     if second <= 0:  # one shareholder only
-        paid[holdings.index(top)] = value + half
+        paid[leader] = value + half
         return paid
     # one leader; the second-highest count shares the half
-    paid[holdings.index(top)] = value
-    each = half // holdings.count(second)
-    for i, h in enumerate(holdings):
-        if h == second:
-            paid[i] = each
+    paid[leader] = value
+    _give(paid, holdings, second, half // holdings.count(second))
     return paid
 
 
@@ -51,10 +47,18 @@ def union_pacific_payout(number: int, holdings: Sequence[int]) -> list[int]:
     table = UP_TABLE[number - 1]
     paid = [0] * len(holdings)
     position = 0  # 0-based position the next group starts at
-    for count in sorted({h for h in holdings if h > 0}, reverse=True):
-        group = [i for i, h in enumerate(holdings) if h == count]
-        amounts = sum(table[p] for p in range(position, position + len(group)) if p < len(table))
-        for i in group:
-            paid[i] = amounts // len(group)
-        position += len(group)
+    for count in sorted(set(holdings), reverse=True):
+        if count <= 0:
+            break
+        group = holdings.count(count)  # tied: they share the amounts of the positions they take
+        _give(paid, holdings, count, sum(table[position:position + group]) // group)
+        position += group
     return paid
+
+
+def _give(paid: list[int], holdings: Sequence[int], count: int, amount: int) -> None:
+    """``paid[i] = amount`` for every holder of exactly ``count`` shares (C calls, no loop per holder)."""
+    i = -1
+    for _ in range(holdings.count(count)):
+        i = holdings.index(count, i + 1)
+        paid[i] = amount

@@ -48,6 +48,7 @@ PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
 
 VARIANTS = ("standard", "pro")
 _KIND_RANGE = range(NUM_CARD_KINDS)
+_SHARE_RANGE = range(NUM_SHARE_KINDS)
 #: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
@@ -160,24 +161,21 @@ class UnionPacificState(Network):
         if phase == DRAW_SHARE:
             if seat != self.current:
                 return []
-            base = self.table.draw
-            out = [base + c for c in sorted(set(self.display))]
+            ids = self.table.draw_ids
+            out = sorted(set(map(ids.__getitem__, self.display)))
             if self.share_deck:
-                out.append(base + DRAW_DECK)
+                out.append(ids[DRAW_DECK])
             if self.up_stack:
-                out.append(base + DRAW_UP)
+                out.append(ids[DRAW_UP])
             return out
         if phase == EXCHANGE:
             if seat != self.current:
                 return []
-            base = self.table.exchange
-            hand = self.hand_shares[seat]
-            return [base] + [base + 1 + c for c in range(NUM_SHARE_KINDS) if hand[c]]
+            return [self.table.exchange, *compress(self.table.exchange_ids, self.hand_shares[seat])]
         if phase == FIRST_INVEST:
             if not 0 <= seat < self.n or self.picks[seat] is not None:
                 return []
-            hand = self.hand_shares[seat]
-            return [c for c in range(NUM_SHARE_KINDS) if hand[c]]
+            return list(compress(_SHARE_RANGE, self.hand_shares[seat]))
         return []
 
     def _main_actions(self, seat: int) -> list[int]:
@@ -479,7 +477,7 @@ class UnionPacificState(Network):
             invested[c] += n
             self.hand_share_total -= n
         self._discard(seat, k)
-        self.events.append({"type": "invest", "seat": seat, "shares": {SHARE_CODES[c]: n for c, n in shares},
+        self.events.append({"type": "invest", "seat": seat, "shares": dict(self.table.combo_shares[combo]),
                             "discard": self.board.card_kinds[k]})
         self._end_turn()
 

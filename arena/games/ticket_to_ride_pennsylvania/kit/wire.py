@@ -186,8 +186,21 @@ class ObservationEncoder:
             if name == "public_events":
                 if not isinstance(value, list):
                     return observation_to_proto(observation).SerializeToString(deterministic=True)
-                parts.extend(length_prefixed(_EVENTS_TAG, event_to_proto(e, f"observation.public_events[{i}]")
-                                             .SerializeToString(deterministic=True)) for i, e in enumerate(value))
+                parts.extend(_event_entry(e, i) for i, e in enumerate(value))
+                continue
+            kind = type(value)
+            if kind in _ATOMS:  # a number, a string or None: its bytes depend on the value alone
+                atom = (name, kind, value)
+                data = _ATOM_BYTES.get(atom)
+                if data is None:
+                    data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, value, "observation")
+                    if len(_ATOM_BYTES) >= _EVENT_CACHE_LIMIT:
+                        _ATOM_BYTES.clear()
+                    _ATOM_BYTES[atom] = data
+                parts.append(data)
+                continue
+            if name == "players" and kind is list:
+                parts.append(self._rows(name, value))
                 continue
             key = (name, seat if name in _PER_SEAT else None)
             seen = kept.get(key)
@@ -199,6 +212,63 @@ class ObservationEncoder:
                 kept[key] = (value, data)
             parts.append(data)
         return b"".join(parts)
+
+    def _rows(self, name: str, rows: list[Any]) -> bytes:
+        """A repeated message field, each row's entry kept while the row at its place keeps its value
+        (the entries of a repeated field, joined, are the field's bytes)."""
+        kept = self._kept
+        parts = []
+        for i, row in enumerate(rows):
+            seen = kept.get((name, "row", i))
+            if seen is not None and seen[0] == row and seen[0] is not row:
+                parts.append(seen[1])
+                continue
+            data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, [row], f"observation.{name}[{i}]")
+            kept[(name, "row", i)] = (row, data)
+            parts.append(data)
+        return b"".join(parts)
+
+
+#: Values that cannot change in place: one kept is reused even when it is the very same object.
+_ATOMS = frozenset((int, str, type(None)))
+#: Encoded public events (the ``public_events`` entry: tag, length, body), keyed by :func:`_event_key`.
+_EVENT_BYTES: dict[tuple[Any, ...], bytes] = {}
+_EVENT_CACHE_LIMIT = 1 << 14
+
+
+#: The bytes of an observation field holding an atom, keyed by (field, type, value).
+_ATOM_BYTES: dict[tuple[str, type, Any], bytes] = {}
+
+
+def _event_key(event: Any) -> tuple[Any, ...] | None:
+    """A key equal only for events that encode alike: a dict of exact ints, strings, None and
+    lists of ints and strings (anything else, e.g. a bool or a nested list: None, not kept)."""
+    if type(event) is not dict:
+        return None
+    key = []
+    for name, value in event.items():
+        kind = type(value)
+        if kind in _ATOMS:
+            key.append((name, value))
+        elif kind is list and all(type(v) is str or type(v) is int for v in value):
+            key.append((name, list, *value))
+        else:
+            return None
+    return tuple(key)
+
+
+def _event_entry(event: Any, i: int) -> bytes:
+    """One ``public_events`` entry, its bytes kept by the event's value (an event reaches every seat)."""
+    key = _event_key(event)
+    data = _EVENT_BYTES.get(key) if key is not None else None
+    if data is None:
+        data = length_prefixed(_EVENTS_TAG, event_to_proto(event, f"observation.public_events[{i}]")
+                               .SerializeToString(deterministic=True))
+        if key is not None:
+            if len(_EVENT_BYTES) >= _EVENT_CACHE_LIMIT:
+                _EVENT_BYTES.clear()
+            _EVENT_BYTES[key] = data
+    return data
 
 
 def observation_encoder() -> ObservationEncoder:
