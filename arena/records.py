@@ -70,9 +70,11 @@ def reference_participant(name: str) -> str:
     return f"({name})"
 
 
-def is_reference_participant(participant: str) -> bool:
-    """Whether a rated participant is a game's reference participant (not a bot version)."""
-    return len(participant) > 2 and participant.startswith("(") and participant.endswith(")")
+def is_reference_participant(participant: object) -> bool:
+    """Whether a rated participant is a game's reference participant (not a bot version); the
+    ratings take any hashable key, only a string ``(NAME)`` is a reference participant."""
+    return (isinstance(participant, str) and len(participant) > 2 and participant.startswith("(")
+            and participant.endswith(")"))
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ class RatedMatch:
     @property
     def table_size(self) -> int:
         """Seats at the table: the participants other than the reference participant."""
-        return sum(1 for name in self.places if not is_reference_participant(str(name)))
+        return sum(1 for name in self.places if not is_reference_participant(name))
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,7 +133,7 @@ class FinishingOrders:
                 place=np.take_along_axis(place, order, axis=1),
                 cluster=cluster_all[rows],
             ))
-        real = np.array([not is_reference_participant(str(name)) for name in names], dtype=bool)
+        real = np.array([not is_reference_participant(name) for name in names], dtype=bool)
         if not real.any():
             real[:] = True  # only the reference took part: centre it instead
         return cls(names=names, real=real, clusters=len(cluster_of), blocks=tuple(blocks), matches=len(matches))

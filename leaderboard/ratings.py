@@ -116,7 +116,7 @@ def fit(matches: Iterable[RatedMatch] | FinishingOrders, *, bootstrap: int = 200
         bounds = [(None, None)] * len(orders.names)
     ratings = {
         name: Rating(name=name, elo=float(elo[i]), ci_low=bounds[i][0], ci_high=bounds[i][1],
-                     reference=is_reference_participant(str(name)))
+                     reference=is_reference_participant(name))
         for i, name in enumerate(orders.names)
     }
     return RatingFit(ratings=ratings, resamples=int(bootstrap), method=result.method,

@@ -141,7 +141,7 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
     reference_places: dict[str, list[int]] = {}
     for m in matches:
         for who, place in m.places.items():
-            if is_reference_participant(str(who)):
+            if is_reference_participant(who):
                 reference_places.setdefault(str(who), []).append(place)
     newest = {b.name: b.number for b in store.list_bots(include_removed=True)}
     rows: list[Standing] = []

@@ -204,3 +204,28 @@ def test_a_store_of_one_game_needs_no_choice(db_url: str) -> None:
         board = compute_leaderboard(store, bootstrap=0)
         assert board.game == TTR and len(board.standings) == 3 and not any(s.reference for s in board.standings)
         assert store.load_ratings() is not None  # the overall scope of the only game
+
+
+def test_the_store_and_its_queue_implement_the_result_sink() -> None:
+    """``arena`` writes through arena.sinks; leaderboard's Store and MatchQueue are what the CLI hands in:
+    every member of the interface exists there with the same parameters (names, kinds, defaults)."""
+    import inspect
+
+    from arena.sinks import MatchQueueSink, ResultStore
+    from leaderboard.queue import MatchQueue
+
+    for interface, implementation in ((ResultStore, Store), (MatchQueueSink, MatchQueue)):
+        members = [n for n, v in vars(interface).items() if not n.startswith("_") and (callable(v) or
+                                                                                          isinstance(v, property))]
+        assert len(members) >= 9
+        for name in members:
+            wanted, found = getattr(interface, name), getattr(implementation, name, None)
+            assert found is not None, f"{implementation.__name__} has no {name}"
+            if isinstance(wanted, property):
+                assert isinstance(found, property), name
+                continue
+            expected = [(p.name, p.kind) for p in inspect.signature(wanted).parameters.values()]
+            actual = [(p.name, p.kind) for p in inspect.signature(found).parameters.values()]
+            if isinstance(inspect.getattr_static(implementation, name), staticmethod):
+                actual = [("self", inspect.Parameter.POSITIONAL_OR_KEYWORD), *actual]
+            assert actual == expected, f"{implementation.__name__}.{name}"

@@ -292,9 +292,9 @@ def create_from_args(args: argparse.Namespace, console: Console, store: Any) -> 
                               isolation={"level": policy.level.value, "limits": policy.limits.to_json()})
     tid = create_tournament(store, config, args.seed)
     entrants = f"gauntlet of {gauntlet} against {len(rows) - 1} bots" if gauntlet else f"{len(rows)} bots"
-    console.print(f"tournament {tid} ({spec.title}): {entrants}, table sizes {','.join(map(str, args.players))}, "
+    console.print(f"tournament {tid}: {entrants}, table sizes {','.join(map(str, args.players))}, "
                   f"{args.rounds} round(s), concurrency {args.concurrency}, {describe_isolation(policy)}, "
-                  f"database {store.url}; versions: {', '.join(r.participant for r in rows)}")
+                  f"database {store.url}; versions: {', '.join(r.participant for r in rows)}; game: {spec.title}")
     return tid, policy
 
 

@@ -214,10 +214,10 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
     ]
     head_to_head = []
     for other in sorted((n for n in fit.board.cross_table.names if n != name),
-                        key=lambda n: (is_reference_participant(str(n)), str(n))):
+                        key=lambda n: (is_reference_participant(n), str(n))):
         h2h = fit.board.cross_table.get(name, other)
         if h2h is not None:
-            head_to_head.append({"opponent": other, "reference": is_reference_participant(str(other)),
+            head_to_head.append({"opponent": other, "reference": is_reference_participant(other),
                                  "matches": h2h.meetings, "ahead": h2h.ahead, "behind": h2h.behind,
                                  "tied": h2h.tied})
     faults: list[dict[str, Any]] = []
