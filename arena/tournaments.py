@@ -25,7 +25,7 @@ from arena.records import MatchRecord
 from arena.registry import AlreadyRegistered, changed_since_registration, register_bot
 from arena.scheduler.executor import ExecutionSummary, Outcome
 from arena.scheduler.pairings import Pairing, generate_schedule
-from arena.games import DEFAULT_GAME, game_spec
+from arena.games import DEFAULT_GAME
 from arena.sinks import (
     DEFAULT_LEASE_S,
     BotRow,

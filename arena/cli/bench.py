@@ -390,7 +390,7 @@ def run_store(args: argparse.Namespace) -> int:
                     rate = done / max(1e-9, time.perf_counter() - fill_start)
                     progress.update(task, completed=min(done, args.matches), rate=f"{rate:,.0f}/s")
 
-                ids = fill(store, args.matches, bots=args.bots, tournaments=args.tournaments, seed=args.seed,
+                fill(store, args.matches, bots=args.bots, tournaments=args.tournaments, seed=args.seed,
                            templates=templates, progress=advance)
             fill_s = time.perf_counter() - fill_start
             counts = queries.match_counts(store)

@@ -15,7 +15,7 @@ from arena.cli.console import make_console
 from arena.cli.errors import UserError
 from arena.cli.gameopt import add_game_option, check_variant, seats_help, variants_help
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
-from arena.games import game_spec, get_game
+from arena.games import get_game
 from arena.host.clock import Clocks
 from arena.host.manifest import BotSpec, ManifestError, is_address, parse_bot_spec
 from arena.host.match import MatchConfig, run_match

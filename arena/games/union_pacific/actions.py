@@ -33,7 +33,6 @@ from arena.games.union_pacific.board import (
     NUM_COMPANIES,
     NUM_SHARE_KINDS,
     SHARE_CODES,
-    UP,
     WILD,
     Board,
 )
