@@ -1,89 +1,64 @@
-"""The SDK's forward model: full game states a bot may search, rebuilt from what its seat knows.
+"""The SDK's forward model, for any game that has one: full game states a bot may search,
+rebuilt from what its seat knows (redeterminisation).
 
-At a decision, :meth:`arena.sdk.Match.forward_model` gives a :class:`ForwardModel`:
-
-* ``model.sample()``: a new full engine state (a ``UnionPacificState``) consistent
-  with everything the seat has seen: the board, the cash, the investments, the
-  display, its own hand, the cards known to be in the other hands; the cards it
-  cannot see (the other hands' other cards, the order of both decks, the cards
-  boxed by the others' exchanges) dealt uniformly at random from the ones it has
-  not seen.  Each call deals again (redeterminisation): play each sample on with
-  the engine (``legal_actions``, ``apply_action``, ``clone``, ``is_terminal``,
-  ``outcome``), as many as the clock allows.
-* ``model.actions``: the engine action ids of the decision's legal actions, in
-  the order of ``legal_actions`` (``model.actions[i]`` is ``legal_actions[i]``).
-
-It is built from the observation and the public events the seat has been shown
-since the start of the match, which the SDK keeps in ``Match.public_events``.
-Pure computation: nothing here talks to the host.
+A game provides it as the ``forward`` part of its kit (``arena/games/GAME/kit/forward.py``,
+found by :func:`arena.games.game_kit`), offering ``forward_model(board, observation,
+events, legal_actions, seed)`` and ``prepare(board)``.  Union Pacific has one
+(:mod:`arena.games.union_pacific.kit.forward` documents what a sample holds); a game
+without one gives :class:`NoForwardModel`, which says so.  Bots use it through
+:meth:`arena.sdk.Match.forward_model`.  Pure computation: nothing here talks to the host.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
+from types import ModuleType
 from typing import Any, Mapping, Sequence
 
-from arena.games.union_pacific import UnionPacific, board_from_json, default_game
-from arena.games.union_pacific.determinise import Determiniser, SeatKnowledge, from_observation
-from arena.games.union_pacific.state import UnionPacificState
+from arena.games import game_kit, registered_games
 
-__all__ = ["ForwardModel", "NoForwardModel", "game_for_board", "require_forward_model"]
-
-#: The games this module can rebuild full states of (each needs its own determiniser).
-GAMES = (UnionPacific.name,)
+__all__ = ["NoForwardModel", "forward_model", "prepare", "require_forward_model"]
 
 
 class NoForwardModel(ValueError):
     """The match's game has no forward model."""
 
 
+def _games_with_one() -> list[str]:
+    names = []
+    for spec in registered_games():
+        try:
+            game_kit(spec.name).part("forward")
+        except LookupError:
+            continue
+        names.append(spec.name)
+    return names
+
+
+def _part(game: str) -> ModuleType:
+    try:
+        return game_kit(game).part("forward")
+    except (LookupError, ValueError):
+        raise NoForwardModel(f"the SDK has no forward model for {game!r} (it has one for "
+                             f"{', '.join(_games_with_one()) or 'no game'}): search with your own model "
+                             "of the game, or play from the observation alone") from None
+
+
 def require_forward_model(game: str) -> None:
     """Raise :class:`NoForwardModel`, with a clear message, unless ``game`` has a forward model."""
-    if game not in GAMES:
-        raise NoForwardModel(f"the SDK has no forward model for {game!r} (it has one for {', '.join(GAMES)}): "
-                             "search with your own model of the game, or play from the observation alone")
-
-_games: dict[str, UnionPacific] = {}
-_games_lock = threading.Lock()
+    _part(game)
 
 
-def game_for_board(board: Mapping[str, Any] | None) -> UnionPacific:
-    """The game on ``board`` (the board JSON of ``StartMatch``; None: the default board), built
-    once per process and board."""
-    if board is None:
-        return default_game()
-    text = json.dumps(board)  # key order kept: the board file's order is meaningful (card kinds)
-    key = hashlib.sha256(text.encode()).hexdigest()
-    with _games_lock:
-        game = _games.get(key)
-        if game is None:
-            game = _games[key] = UnionPacific(board_from_json(text, source="StartMatch board"))
-        return game
+def forward_model(game: str, board: Mapping[str, Any] | None, observation: Mapping[str, Any],
+                  events: Sequence[Mapping[str, Any]], legal_actions: Sequence[Any] | None = None,
+                  seed: int | None = None) -> Any:
+    """The forward model of ``game`` at one decision (``board``: StartMatch's board JSON)."""
+    return _part(game).forward_model(board, observation, events, legal_actions, seed)
 
 
-class ForwardModel:
-    """Samples of the full game at one decision of one seat (see the module's docstring)."""
-
-    def __init__(self, game: UnionPacific, observation: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-                 legal_actions: Sequence[Any] | None = None, seed: int | None = None) -> None:
-        self.game = game
-        self.seat: int = observation["seat"]
-        #: the decision's kind: ``first_invest``, ``main``, ``draw_share`` or ``exchange``
-        self.decision: str = observation["decision"]
-        base, know = from_observation(game, observation, events)
-        self.knowledge: SeatKnowledge = know
-        self._determiniser = Determiniser(base, know, seed)
-        ids = base.legal_actions(self.seat)
-        if legal_actions is not None:
-            table = game.actions
-            texts = [a.text for a in legal_actions]
-            if len(texts) != len(ids) or any(table.to_string(a) != t for a, t in zip(ids, texts)):
-                ids = [table.from_string(t) for t in texts]
-        #: the engine ids of the legal actions, in the order the host sent them
-        self.actions: list[int] = ids
-
-    def sample(self) -> UnionPacificState:
-        """A new full state consistent with what the seat knows (the hidden cards dealt again)."""
-        return self._determiniser.sample()
+def prepare(game: str, board: Mapping[str, Any] | None) -> None:
+    """Build what the forward model needs before the first decision's clock runs (no-op if none)."""
+    try:
+        part = _part(game)
+    except NoForwardModel:
+        return
+    part.prepare(board)

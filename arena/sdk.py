@@ -57,7 +57,7 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 if TYPE_CHECKING:
-    from arena.forward_model import ForwardModel
+    from arena.games.union_pacific.kit.forward import ForwardModel
 
 __all__ = ["Bot", "LegalAction", "LegalActions", "Match", "MatchResult", "ServeError", "make_server", "serve"]
 
@@ -106,13 +106,14 @@ class Match:
     def forward_model(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction] | None = None,
                       seed: int | None = None) -> "ForwardModel":
         """Full game states consistent with what this seat knows, to search (see
-        :mod:`arena.forward_model`); ``seed`` defaults to one drawn from :attr:`rng`."""
-        from arena.forward_model import ForwardModel, game_for_board, require_forward_model  # numpy: loaded by the bots that search
+        :mod:`arena.forward_model`; the game's kit provides it); ``seed`` defaults to one drawn
+        from :attr:`rng`.  A game without one raises ``NoForwardModel`` (a ``ValueError``)."""
+        from arena.forward_model import forward_model, require_forward_model  # numpy: loaded by the bots that search
 
         require_forward_model(self.game)  # a clear error for a game without one
         if seed is None:
             seed = self.rng.getrandbits(64)
-        return ForwardModel(game_for_board(self.board), observation, self.public_events, legal_actions, seed)
+        return forward_model(self.game, self.board, observation, self.public_events, legal_actions, seed)
 
 
 @dataclass(frozen=True)

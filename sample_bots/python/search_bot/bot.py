@@ -28,9 +28,9 @@ class SearchBot(Bot):
 
     def start_match(self, match: Match) -> None:
         # Build the game for this board (and load numpy) before the first decision's clock runs.
-        from arena.forward_model import game_for_board
+        from arena.forward_model import prepare
 
-        game_for_board(match.board)
+        prepare(match.game, match.board)
 
     def decide(self, observation: dict, legal_actions) -> tuple[int, str]:
         if len(legal_actions) == 1:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import search  # noqa: E402
 
 from arena.bench.greedy import direct_view, load_greedy_strategy  # noqa: E402
-from arena.forward_model import ForwardModel  # noqa: E402
+from arena.games.union_pacific.kit.forward import ForwardModel  # noqa: E402
 from arena.games.union_pacific import default_game  # noqa: E402
 
 

@@ -1,7 +1,7 @@
 """Determinised rollouts for Union Pacific: the search sample bot's strategy.
 
 ``choose(model, budget_s, rng) -> (index, figures)`` takes a
-:class:`arena.forward_model.ForwardModel` (the SDK's samples of the full game consistent
+:class:`arena.games.union_pacific.kit.forward.ForwardModel` (the SDK's samples of the full game consistent
 with what the seat knows) and spends about ``budget_s`` seconds of wall-clock time:
 
 1. **Candidates.**  The legal actions, thinned where they are many: one build per
