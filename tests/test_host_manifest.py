@@ -242,4 +242,5 @@ def test_the_sample_manifests_use_both_forms() -> None:
              for path in sorted((REPO_ROOT / "sample_bots").glob("**/bot.toml")) if "node_modules" not in path.parts
              for m in [load_manifest(path)]}
     assert forms == {"greedy_bot": (True, False), "investor_bot": (True, False), "node": (True, False),
-                     "random_bot": (False, True), "search_bot": (True, False), "ttr_random_bot": (True, False)}
+                     "random_bot": (False, True), "search_bot": (True, False), "ttr_random_bot": (True, False),
+                     "ttr_sensible_bot": (True, False)}
