@@ -11,7 +11,7 @@ from rich.table import Table
 
 from arena.bench.engine import bench_engine
 from arena.cli.errors import UserError
-from arena.cli.gameopt import add_game_option, chosen_games
+from arena.cli.game_option import add_game_option, chosen_games
 from arena.games import get_game
 
 
@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         description="Random games with the legal actions enumerated at every decision, "
                                     "for each table size of the game (--game; 'all': every game, one table each), "
                                     "on one core (process CPU time).")
-    add_game_option(e, allow_all=True)
+    add_game_option(e, allow_all=True, what="the game whose engine is measured")
     e.add_argument("--games", type=int, default=300, help="games per table size (default 300)")
     e.add_argument("--seed", type=int, default=0)
     e.set_defaults(func=run_engine)

@@ -9,7 +9,7 @@ from arena.cli.console import make_console
 from rich.markup import escape
 
 from arena.cli.errors import UserError
-from arena.cli.gameopt import add_game_option
+from arena.cli.game_option import add_game_option
 from arena.host.check import CheckStep, check_bot
 from arena.cli.options import add_isolation_options, isolation_from_args
 from arena.host.clock import Clocks
@@ -30,7 +30,7 @@ def register_check(bot_sub: argparse._SubParsersAction) -> None:
                     "Arena's random opponent bot processes within the clocks with zero faults, and check that it exits on stdin EOF "
                     "and on SIGTERM. Exit status 0 on PASS, 1 on FAIL.")
     c.add_argument("bot", metavar="MANIFEST|HOST:PORT", help="bot.toml (or its folder), or a running bot's address")
-    add_game_option(c)
+    add_game_option(c, what="the game the check plays")
     c.add_argument("--ready-s", type=float, default=10.0, metavar="S", help="start-up limit (default 10)")
     c.add_argument("--decision-ms", type=int, default=1000, metavar="N", help="time per decision (default 1000)")
     c.add_argument("--bank-ms", type=int, default=10_000, metavar="N", help="time bank per match (default 10000)")
@@ -81,7 +81,7 @@ def register_store_commands(bot_sub: argparse._SubParsersAction) -> None:
     a.add_argument("--address", metavar="HOST:PORT", help="a bot already running elsewhere, instead of a manifest")
     a.add_argument("--logs", type=Path, default=Path("arena-data/logs/check"), metavar="DIR",
                    help="where the check's bot log goes (default: arena-data/logs/check/)")
-    add_game_option(a)  # the game the check plays
+    add_game_option(a, what="the game the check plays")
     add_db_option(a)
     add_isolation_options(a)
     a.set_defaults(func=run_add)

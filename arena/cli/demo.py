@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.cli.console import make_console
-from arena.cli.gameopt import ALL, chosen_games, game_names
+from arena.cli.game_option import ALL, chosen_games, game_names
 from arena.cli.options import add_db_option, describe_isolation, open_store
 from arena.games.registry import DEFAULT_GAME
 from arena.host.sandbox import IsolationPolicy, sandbox_available, sandbox_unavailable_reason

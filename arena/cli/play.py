@@ -13,7 +13,7 @@ from rich.table import Table
 
 from arena.cli.console import make_console
 from arena.cli.errors import UserError
-from arena.cli.gameopt import add_game_option, check_variant, seats_help, variants_help
+from arena.cli.game_option import add_game_option, check_variant, seats_help, variants_help
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
 from arena.games import get_game
 from arena.host.clock import Clocks
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Exit status 1 when a seat's bot never started (its seat forfeits).")
     p.add_argument("--bot", action="append", required=True, metavar="NAME|MANIFEST|HOST:PORT", dest="bots",
                    help="a bot, in seat order (repeat once per seat)")
-    add_game_option(p)
+    add_game_option(p, what="the game to play")
     p.add_argument("--seed", type=int, help="deck seed, to replay a deal locally (default: a random one, printed "
                                             "here and recorded in the replay; never sent to the bots)")
     p.add_argument("--variant", default=None,

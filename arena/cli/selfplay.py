@@ -11,7 +11,7 @@ from arena.cli.console import make_console
 from rich.table import Table
 
 from arena.cli.errors import UserError
-from arena.cli.gameopt import add_game_option, check_variant, seats_help, variants_help
+from arena.cli.game_option import add_game_option, check_variant, seats_help, variants_help
 from arena.games import get_game
 from arena.policies import RandomPolicy, play_in_process
 from arena.replay import build_replay, write_replay
@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("selfplay", help="play games between in-process random policies",
                        description="Play games between in-process random policies and summarise them. "
                                    "Game i uses seed S+i; the policies are seeded from it too.")
-    add_game_option(p)
+    add_game_option(p, what="the game to play")
     p.add_argument("--players", type=int, default=4,
                    help=f"table size, within the game's ({seats_help()}); default 4")
     p.add_argument("--games", type=int, default=10, help="number of games (default 10)")
