@@ -37,11 +37,14 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import linalg, sparse
 
 from leaderboard.finishing_orders import FinishingOrders
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 #: Virtual drawn duels each participant plays against a theta-0 opponent (the prior).
 PRIOR_DRAWS = 1.0
@@ -80,6 +83,7 @@ class StageSets:
 
     @classmethod
     def build(cls, orders: FinishingOrders) -> "StageSets":
+        from scipy import sparse  # loaded when a fit runs: commands that fit nothing start faster
         n = len(orders.names)
         templates: dict[tuple[int, int], _Template] = {}
         plan = []  # (block, rows, template)
@@ -380,6 +384,7 @@ class _OneStep:
     """
 
     def __init__(self, data: StageSets, total: _Problem, theta: np.ndarray) -> None:
+        from scipy import linalg, sparse  # loaded when a fit runs: commands that fit nothing start faster
         self.data = data
         self.theta = theta
         n = data.participants
@@ -399,6 +404,7 @@ class _OneStep:
         self.prior = PRIOR_DRAWS * (_sigmoid(theta) - 0.5)
 
     def apply(self, counts: np.ndarray) -> np.ndarray:
+        from scipy import linalg  # loaded when a fit runs: commands that fit nothing start faster
         g = np.asarray(self.per_deal.T @ np.ascontiguousarray(counts.T, dtype=np.float64)) + self.prior[:, None]
         rhs = np.vstack([-g, np.zeros((1, g.shape[1]))])
         return self.theta + linalg.lu_solve(self.kkt, rhs)[:-1].T
