@@ -3,41 +3,10 @@
 // ferries dashed), a claimed route in its seat's colour with the seat's shape and letter at
 // its middle, so that it reads without colour too.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { shapePath, svgEl, zoomable as zoomBetween } from "../../replay-svg.js";
+
 const WIDTH = 1000, PAD = 40, CITY_R = 5.5, CAR_W = 7, GAP = 1.6, LABEL_PX = 11, MARK_R = 6;
 const ZOOMS = [1, 1.5, 2, 3];
-
-function svgEl(tag, attrs, text) {
-  const node = document.createElementNS(SVG_NS, tag);
-  if (attrs) Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-function polygon(x, y, r, degrees) {
-  return degrees.map(function (d, i) {
-    const a = d * Math.PI / 180;
-    return (i ? "L" : "M") + (x + r * Math.cos(a)).toFixed(2) + " " + (y + r * Math.sin(a)).toFixed(2);
-  }).join(" ") + " Z";
-}
-
-// The shape a seat's claimed routes carry (board.seats[i].shape), centred on x, y.
-function shapePath(shape, x, y, r) {
-  switch (shape) {
-    case "square": { const s = r * 0.9; return "M" + (x - s) + " " + (y - s) + " h" + 2 * s + " v" + 2 * s + " h" + -2 * s + " Z"; }
-    case "triangle-up": return polygon(x, y + r * 0.2, r * 1.35, [-90, 30, 150]);
-    case "diamond": return polygon(x, y, r * 1.3, [-90, 0, 90, 180]);
-    case "star": {
-      const pts = [];
-      for (let i = 0; i < 10; i++) pts.push(-90 + i * 36);
-      return pts.map(function (d, i) {
-        const a = d * Math.PI / 180, rr = i % 2 ? r * 0.6 : r * 1.4;
-        return (i ? "L" : "M") + (x + rr * Math.cos(a)).toFixed(2) + " " + (y + rr * Math.sin(a)).toFixed(2);
-      }).join(" ") + " Z";
-    }
-    default: return "M" + (x - r) + " " + y + " a" + r + " " + r + " 0 1 0 " + 2 * r + " 0 a" + r + " " + r + " 0 1 0 " + -2 * r + " 0 Z";
-  }
-}
 
 export function seatMark(style, size) {
   const icon = svgEl("svg", { width: size, height: size, viewBox: "0 0 16 16", class: "seat-mark", "aria-hidden": "true" });
@@ -189,20 +158,7 @@ export function drawBoard(svg, board, who) {
   return { render: render, layoutLabels: layoutLabels };
 }
 
+// Zoom buttons for the board (see replay-svg.js), through ZOOMS.
 export function zoomable(box, svg, buttons, onChange) {
-  let level = 0;
-  function set(next) {
-    level = Math.max(0, Math.min(ZOOMS.length - 1, next));
-    svg.style.width = ZOOMS[level] * 100 + "%";
-    box.dataset.zoom = String(ZOOMS[level]);
-    buttons.out.disabled = level === 0;
-    buttons.fit.disabled = level === 0;
-    buttons.in.disabled = level === ZOOMS.length - 1;
-    onChange();
-  }
-  buttons.in.addEventListener("click", function () { set(level + 1); });
-  buttons.out.addEventListener("click", function () { set(level - 1); });
-  buttons.fit.addEventListener("click", function () { set(0); });
-  set(0);
-  return { zoomIn: function () { set(level + 1); }, zoomOut: function () { set(level - 1); } };
+  return zoomBetween(box, svg, buttons, onChange, ZOOMS);
 }
