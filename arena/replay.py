@@ -119,15 +119,15 @@ def action_event_spans(data: dict[str, Any]) -> list[tuple[int, int]]:
 
 
 class _Recording(list):  # type: ignore[type-arg]
-    """An event log that calls ``seen(index)`` as the engine appends each event."""
+    """An event log that calls ``seen(event)`` as the engine appends each event."""
 
-    def __init__(self, items: list[Any], seen: Callable[[int], None]) -> None:
+    def __init__(self, items: list[Any], seen: Callable[[Any], None]) -> None:
         super().__init__(items)
         self._seen = seen
 
     def append(self, event: Any) -> None:
         super().append(event)
-        self._seen(len(self) - 1)
+        self._seen(event)
 
 
 def event_snapshots(data: dict[str, Any], snapshot: Callable[[GameState, dict[str, Any] | None], Any]) -> list[Any]:
@@ -137,20 +137,30 @@ def event_snapshots(data: dict[str, Any], snapshot: Callable[[GameState, dict[st
     This is how a game's view (its kit's ``view`` module) shows the game after each event
     without a second copy of its rules: the state is the engine's own.  The events the
     engine emits while it sets a game up come before any action; they share one snapshot,
-    taken after the set-up (``event`` is None then).  Raises :class:`ReplayError` when the
-    replay cannot be re-played or does not reproduce its stored events.
+    taken after the set-up (``event`` is None then).  An engine must add its events with
+    ``append`` (both do); one that added them otherwise would leave events without a
+    snapshot, which is refused.  Raises :class:`ReplayError` when the replay cannot be
+    re-played or does not reproduce its stored events.
     """
     stored = _need(data, "events", list)
     shots: list[Any] = []
     state: GameState | None = None
-    for i, (_, state) in enumerate(_replaying(data)):
-        if i == 0:
-            first = snapshot(state, None)
-            shots.extend(first for _ in state.events)
-            recorder = _Recording(list(state.events), lambda n: shots.append(snapshot(state, recorder[n])))
-            state.events = recorder  # type: ignore[misc]  # the engines keep their log in a plain list
-    if state is None or list(state.events) != stored:
+    try:
+        for i, (_, state) in enumerate(_replaying(data)):
+            if i == 0:
+                first = snapshot(state, None)
+                shots.extend(first for _ in state.events)
+                watched = state
+                state.events = _Recording(  # type: ignore[misc]  # the engines keep their log in a plain list
+                    list(state.events), lambda event: shots.append(snapshot(watched, event)))
+    finally:
+        if state is not None:
+            state.events = list(state.events)  # type: ignore[misc]  # the engine's plain list again
+    if state is None or state.events != stored:
         raise ReplayError("replay: re-playing its actions does not reproduce its stored events")
+    if len(shots) != len(stored):
+        raise ReplayError(f"replay: {len(stored)} events but {len(shots)} snapshots (the engine added events "
+                          "other than by append)")
     return shots
 
 
