@@ -339,3 +339,25 @@ def test_publish_deals_reads_only_the_deal_of_each_match(tmp_path: Path, templat
                          again[0].match_id: False}
         store.set_tournament_status(tid, "finished")
         assert all(Visibility(store).published(m) for m in queries.match_page(store, tournament_id=tid).items)
+
+
+def test_a_refit_that_fails_keeps_the_previous_fit_and_is_not_retried_for_the_same_results(
+        db_url: str, templates: dict[int, list[Any]], caplog: pytest.LogCaptureFixture) -> None:
+    filled(db_url, templates, 4, tournaments=1)
+    calls: list[Any] = []
+
+    def breaks_after_the_first(store: Store, *scope: Any) -> Any:
+        calls.append(scope)
+        if len(calls) > 1:
+            raise CorruptDataError("a broken row")
+        return build_fit(store, *scope)
+
+    with Store.open(db_url) as store:
+        cache = RatingsCache(build=breaks_after_the_first, wait_s=30)
+        first = cache.get(store, None)
+        fill(store, 1, templates=templates, bots=8, tournaments=1)
+        for _ in range(3):  # the previous fit, marked as behind; one failed refit for all these views
+            stale = cache.get(store, None)
+            assert stale.standings == first.standings and stale.behind > 0 and not stale.refitting
+        assert len(calls) == 2
+    assert "the rating fit of" in caplog.text and "a broken row" in caplog.text

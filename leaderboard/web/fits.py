@@ -20,6 +20,7 @@ computed with ``save=False``.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 import time
 from collections import Counter, defaultdict
@@ -38,6 +39,10 @@ CHART_POINTS = 240
 
 #: How long a view waits for the refit of its scope before it is given the previous fit.
 WAIT_S = 3.0
+#: How long a refit that failed is not tried again for the same results (the views get the previous fit).
+RETRY_S = 60.0
+
+log = logging.getLogger("leaderboard.web.fits")
 
 Scope = tuple[int | None, int | None, bool, str | None]
 
@@ -119,8 +124,10 @@ class RatingsCache:
     many matches it does not count yet).  A small store refits well within
     ``wait_s``, so its pages are always fresh.  Only the first view of a scope (nothing
     to show yet) waits for the whole fit.  Fits are made one at a time (a fit of a million
-    matches holds its inputs in memory while it runs).  A refit that fails raises in the views waiting
-    for it, and the next view tries again.
+    matches holds its inputs in memory while it runs).  A refit that fails is logged; the views keep
+    the previous fit (marked as behind) and the same results are not fitted again for
+    :data:`RETRY_S` seconds.  Only when a scope has no fit yet does its failure reach the view
+    (and the next view tries again).
     """
 
     def __init__(self, key: Callable[[Store, int | None, int | None, str | None], Any] = results_key, *,
@@ -133,6 +140,7 @@ class RatingsCache:
         self._lock = threading.Lock()
         self._fits: dict[Scope, tuple[Any, Fit]] = {}
         self._refits: dict[Scope, _Refit] = {}
+        self._failed: dict[Scope, tuple[Any, float]] = {}  # scope -> (the key whose refit failed, when)
         self._one_at_a_time = threading.Lock()
         self.fits_made = 0  # how many fits were computed (for tests and the benchmark)
 
@@ -146,6 +154,9 @@ class RatingsCache:
             cached = self._fits.get(scope)
             if cached is not None and cached[0] == key:
                 return cached[1]
+            failed = self._failed.get(scope)
+            if cached is not None and failed is not None and failed[0] == key and time.monotonic() - failed[1] < RETRY_S:
+                return self._stale(cached[1], key, refitting=False)  # the last refit of these results failed
             refit = self._refits.get(scope)
             if refit is None:
                 refit = self._refits[scope] = _Refit()
@@ -156,13 +167,17 @@ class RatingsCache:
         refit.done.wait(None if cached is None else self.wait_s if cached[1].seconds < self.wait_s else 0)
         with self._lock:
             now = self._fits.get(scope)
-        if refit.done.is_set() and refit.error is not None:
+        if now is None:  # the first fit of the scope failed: nothing to show
+            assert refit.error is not None
             raise refit.error
-        assert now is not None  # the first fit of a scope was waited for
         if now[0] == key:
             return now[1]
-        return dataclasses.replace(now[1], behind=max(0, _counted(key) - now[1].results),
-                                   refitting=not refit.done.is_set())
+        return self._stale(now[1], key, refitting=not refit.done.is_set())
+
+    @staticmethod
+    def _stale(fit: Fit, key: Any, refitting: bool) -> Fit:
+        """``fit``, marked with how many of the results of ``key`` it does not count yet."""
+        return dataclasses.replace(fit, behind=max(0, _counted(key) - fit.results), refitting=refitting)
 
     def _refit(self, store: Store, scope: Scope, key: Any, refit: _Refit) -> None:
         try:
@@ -172,9 +187,13 @@ class RatingsCache:
             fit = dataclasses.replace(fit, results=_counted(key), made_at=started, seconds=time.time() - started)
             with self._lock:
                 self._fits[scope] = (key, fit)
+                self._failed.pop(scope, None)
                 self.fits_made += 1
         except BaseException as exc:  # noqa: BLE001 - handed to the views waiting for it
+            log.exception("the rating fit of %s failed; its pages keep the previous fit", scope)
             refit.error = exc
+            with self._lock:
+                self._failed[scope] = (key, time.monotonic())
         finally:
             with self._lock:
                 self._refits.pop(scope, None)
