@@ -818,3 +818,14 @@ def test_versions_on_the_leaderboard_and_the_bot_page(tmp_path: Path) -> None:
         assert [b["participant"] for b in client.get("/api/bots").json()] == ["alpha@2", "beta@1"]
         assert [b["participant"] for b in client.get("/api/bots", params={"versions": "all"}).json()] == [
             "alpha@1", "alpha@2", "beta@1"]
+
+
+def test_an_unknown_match_s_replay_view_is_a_404_and_unknown_games_stay_out_of_the_view_cache(
+        client: TestClient) -> None:
+    from leaderboard.web import games
+
+    assert client.get("/api/replay-view/no-such-match").status_code == 404
+    before = games._view_of.cache_info().currsize
+    for i in range(20):
+        assert client.get("/api/board", params={"game": f"nope{i}"}).status_code == 400
+    assert games._view_of.cache_info().currsize == before

@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 
 from arena.games.base import ReplayError
 from leaderboard import queries
+from leaderboard.errors import UnknownMatchError
 from leaderboard.web.context import Web
 from leaderboard.web.games import board_json
 from leaderboard.web.data import (
@@ -125,6 +126,8 @@ def api_replay_view(request: Request) -> Response:
     web = Web.of(request)
     try:
         body = replay_view_body(web.store, request.path_params["match_id"], web.views)
+    except UnknownMatchError:
+        raise  # a 404, as for /api/matches/MATCH
     except (ReplayError, LookupError) as exc:  # the match has no step-by-step view (as decision_events is null)
         return web.api({"game": None, "frames": None, "error": str(exc)})
     return Response(body, media_type="application/json")

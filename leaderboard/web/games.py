@@ -35,9 +35,14 @@ from arena.games import game_kit, registered_games
 VIEW_CACHE = 64  # replay views kept (a stored match's replay never changes)
 
 
-@lru_cache(maxsize=None)
 def view_of(game: str) -> ModuleType | None:
-    """The ``view`` part of ``game``'s kit, or None when the game has none (or is unknown)."""
+    """The ``view`` part of ``game``'s kit, or None when the game has none (or is unknown).
+    Only registered names reach the cache: a name comes from a request (``/api/board?game=``)."""
+    return _view_of(game) if game in {spec.name for spec in registered_games()} else None
+
+
+@lru_cache(maxsize=None)
+def _view_of(game: str) -> ModuleType | None:
     try:
         return game_kit(game).view
     except (LookupError, ValueError):
