@@ -185,3 +185,17 @@ def test_a_bot_that_does_not_list_the_game_is_refused(tmp_path: Path) -> None:
     assert "cannot play 'ticket_to_ride_pennsylvania'" in refused.faults[0].detail
     assert "['union_pacific']" in refused.faults[0].detail
     assert not record.seats[0].faults
+
+
+def test_another_seat_s_dealt_cards_are_never_sent_even_if_the_engine_let_them_through() -> None:
+    """The wire's own guard: were the engine to leave a deal's cards in another seat's view, both
+    the checked path and the host's fast encoder refuse the observation instead of sending it."""
+    state = GAME.new_state(3, 5)
+    deal = next(e for e in state.events if e["type"] == "deal" and e["seat"] == 1)
+    leaked = {**state.observation(0), "public_events": [dict(deal)]}  # seat 1's cards in seat 0's view
+    with pytest.raises(codec.CodecError, match="cards of seat 1 in the observation of seat 0"):
+        codec.observation_to_proto(leaked)
+    with pytest.raises(codec.CodecError, match="cards of seat 1 in the observation of seat 0"):
+        WIRE.observation_encoder().encode(leaked)
+    own = {**state.observation(1), "public_events": [public_event(deal, 1)]}  # its own cards: sent
+    assert codec.observation_from_proto(codec.observation_to_proto(own))["public_events"][0]["cards"] == deal["cards"]

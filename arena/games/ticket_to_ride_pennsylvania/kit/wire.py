@@ -112,6 +112,20 @@ def event_to_proto(event: Mapping[str, Any], where: str = "event") -> bot_pb2.Ti
     return _Event(**{kind: _CODEC.encode(_EVENT_FIELDS[kind], fields, where)})
 
 
+def check_own_view(events: Any, observer: Any) -> None:
+    """The wire's own guard on hidden information: an event's own-view fields (:data:`OWN_VIEW`)
+    may reach only the seat the event is about.  The engine leaves them out for every other
+    seat; should it ever fail to, the host refuses to send the observation (a CodecError)
+    rather than show one seat's cards or tickets to another."""
+    for i, event in enumerate(events):
+        own = OWN_VIEW.get(event.get("type")) if isinstance(event, Mapping) else None
+        if own and event.get("seat") != observer:
+            shown = [key for key in own if key in event]
+            if shown:
+                raise CodecError(f"observation.public_events[{i}] {event['type']!r}: {', '.join(shown)} of seat "
+                                 f"{event.get('seat')!r} in the observation of seat {observer!r}")
+
+
 def event_from_proto(message: bot_pb2.TicketToRidePennsylvaniaEvent, seat: int | None = None) -> dict[str, Any] | None:
     """The event dict as ``seat`` saw it (None: a member this code does not know).
 
@@ -142,6 +156,7 @@ def observation_to_proto(observation: Mapping[str, Any]) -> bot_pb2.TicketToRide
     events = observation.get("public_events")
     if not isinstance(events, list):
         raise CodecError("observation: missing key 'public_events' (a list)")
+    check_own_view(events, observation.get("seat"))
     message = _CODEC.encode(_Obs.DESCRIPTOR, {**fields, "public_events": []}, "observation")
     message.public_events.extend(event_to_proto(e, f"observation.public_events[{i}]") for i, e in enumerate(events))
     return message
@@ -186,6 +201,7 @@ class ObservationEncoder:
             if name == "public_events":
                 if not isinstance(value, list):
                     return observation_to_proto(observation).SerializeToString(deterministic=True)
+                check_own_view(value, seat)
                 parts.extend(_event_entry(e, i) for i, e in enumerate(value))
                 continue
             kind = type(value)
@@ -318,5 +334,5 @@ def board_from_proto(message: bot_pb2.TicketToRidePennsylvaniaBoard) -> dict[str
     return _CODEC.decode(message)
 
 
-__all__ = ["GAME", "ONEOF", "OWN_VIEW", "ObservationEncoder", "observation_encoder", "action_from_proto", "action_to_proto", "board_from_proto", "board_to_proto",
+__all__ = ["GAME", "ONEOF", "OWN_VIEW", "check_own_view", "ObservationEncoder", "observation_encoder", "action_from_proto", "action_to_proto", "board_from_proto", "board_to_proto",
            "event_from_proto", "event_to_proto", "observation_from_proto", "observation_to_proto"]
