@@ -4,14 +4,12 @@
 
 import { shapePath, svgEl, zoomable as zoomBetween } from "../../replay-svg.js";
 
-export { svgEl };  // for the cash chart
-
 const WIDTH = 1000;          // the board's width in SVG units
 const PAD = 46;
 const SLOT_R = 5.2;          // an empty train space
 const TRAIN_R = 5.6;         // a train (its shape's nominal radius)
 const LABEL_PX = 11;         // city labels are drawn this many screen pixels high
-export const ZOOMS = [1, 1.5, 2, 3, 4];
+const ZOOMS = [1, 1.5, 2, 3, 4];
 
 //: A small SVG of a company's train (legend, chips).
 export function trainIcon(company, size) {

@@ -2,7 +2,7 @@
 // steps, read from the folded states (cash changes only at dividend events).  Plain SVG;
 // the series' colours and dashes come from the stylesheet (series-0 … series-5, imaginary).
 
-import { svgEl } from "./replay-board.js";
+import { svgEl } from "../../replay-svg.js";
 
 const H = 200, LEFT = 40, RIGHT = 14, TOP = 12, BOTTOM = 30;
 
