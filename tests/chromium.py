@@ -107,6 +107,19 @@ def open_tab(browser: Any, width: str = "desktop") -> Iterator[Any]:
     assert errors == [], f"script errors: {errors}"
 
 
+@pytest.fixture(params=list(VIEWPORTS))
+def width(request: pytest.FixtureRequest) -> str:
+    """Each of :data:`VIEWPORTS` in turn."""
+    return str(request.param)
+
+
+@pytest.fixture
+def tab(browser: Any, width: str) -> Iterator[Any]:
+    """A fresh tab at ``width`` (:func:`open_tab`)."""
+    with open_tab(browser, width) as t:
+        yield t
+
+
 def shot(tab: Any, name: str, **kwargs: Any) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)

@@ -24,7 +24,7 @@ from arena.replay import action_event_spans
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
 from tests.chromium import (  # noqa: F401
-    SCREENSHOTS, browser, chromium, expect_step, open_replay, open_tab, readme_image, serve, shot)
+    SCREENSHOTS, browser, chromium, expect_step, open_replay, open_tab, readme_image, serve, shot, tab, width)
 from tests.test_web_api import HOSTILE, Data, fill_store, running_tournament, store_next_match
 
 pytestmark = pytest.mark.browser
@@ -42,17 +42,6 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
 def base_url(data: Data) -> Iterator[str]:
     with serve(data.url) as url:
         yield url
-
-
-@pytest.fixture(params=["desktop", "phone"])
-def width(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-def tab(browser: Any, width: str) -> Iterator[Any]:
-    with open_tab(browser, width) as t:
-        yield t
 
 
 def replay_of(data: Data, match_id: str) -> dict[str, Any]:
@@ -401,6 +390,12 @@ def test_trains_carry_shapes_and_labels_hide_no_space(tab: Any, width: str, base
     tab.get_by_test_id("board-scroll").screenshot(path=str(SCREENSHOTS / f"viewer-{width}-board-zoom2.png"))
     tab.locator("#zoom-fit").click()
     assert tab.evaluate(LAYOUT)["shown"] == fit["shown"]
+    # The zoom keys (replay-svg.js's zoomBoard, as for Ticket to Ride): + or = in, - out; no step.
+    for key, zoom in [("+", "1.5"), ("=", "2"), ("-", "1.5"), ("-", "1"), ("-", "1")]:
+        tab.keyboard.press(key)
+        assert tab.get_by_test_id("board-scroll").get_attribute("data-zoom") == zoom, key
+        assert tab.locator("#zoom-label").text_content() == f"{zoom}×"
+    assert step_of(tab) == len(events) - 1
 
 
 # -- a running tournament ---------------------------------------------------------------------------
