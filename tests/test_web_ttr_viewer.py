@@ -11,7 +11,6 @@ test-artifacts/screenshots/ (``ttr-*``).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +25,9 @@ from arena.records import MatchRecord, MatchTermination, SeatResult
 from arena.replay import build_replay
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
-from tests.chromium import browser, chromium, expect_step, open_replay, open_tab, serve, shot, tab, width  # noqa: F401
+from tests.chromium import (  # noqa: F401
+    browser, check_play_speed, chromium, expect_step, expect_turn_groups, open_replay, open_tab, serve, shot, step_of, tab,
+    width)
 from tests.test_web_api import play_record
 
 pytestmark = pytest.mark.browser
@@ -255,27 +256,18 @@ def test_a_union_pacific_replay_without_a_view_still_shows_its_events_and_payout
 # -- the controls replay-core.js and replay-svg.js share with Union Pacific's viewer ---------------
 
 
-def step_of(tab: Any) -> int:
-    return int(tab.locator("#replay").get_attribute("data-step") or "-1")
-
-
 def test_the_shared_controls_drive_the_ttr_viewer(tab: Any, width: str, base_url: str, stored: Stored) -> None:
     """The address, the event list by turn, the marks, the keys and the zoom, as for Union Pacific
     (tests/test_web_viewer.py): the same shared code, with this game's events and board."""
     replay = stored.records["ttr-m1"].replay
     events = replay["events"]
     last = len(events) - 1
-    names = {str(s["seat"]): s["name"] for s in replay["seats"]}
     open_replay(tab, f"{base_url}/matches/ttr-m1#step=30")
     assert step_of(tab) == 29
     assert (tab.locator("#step-label").text_content() or "").startswith(f"Step 30 / {len(events)} · turn ")
 
     # -- the event list: a group a turn, headed by the turn and its seat
-    groups = tab.locator(".turn-group").evaluate_all(
-        "gs => gs.map(g => [g.querySelector('.turn-head').textContent, Array.from(g.querySelectorAll('li[data-step]')).map(li => Number(li.dataset.step))])")
-    turns = [e for e in events if e["type"] == "turn"]
-    assert [g[0] for g in groups] == ["Set-up"] + [f"Turn {t['turn']} · {names[str(t['seat'])]}" for t in turns]
-    assert [step for g in groups for step in g[1]] == list(range(len(events)))
+    expect_turn_groups(tab, replay)
 
     # -- the marks under the slider: the final round and the scoring
     milestones = [(i, {"final_round": "final round", "scoring": "final scoring"}[e["type"]])
@@ -325,19 +317,7 @@ def test_the_shared_controls_drive_the_ttr_viewer(tab: Any, width: str, base_url
 
 def test_ttr_play_follows_the_chosen_speed(browser: Any, base_url: str) -> None:
     with open_tab(browser, "desktop") as tab:
-        tab.clock.install()
-        open_replay(tab, f"{base_url}/matches/ttr-m1")
-        tab.clock.pause_at(time.time() + 3600)
-        tab.locator("#speed").select_option("4")  # 4x: a step every 75 ms
-        tab.locator("#btn-play").click()
-        tab.clock.run_for(3000)
-        assert step_of(tab) == 40
-        tab.locator("#speed").select_option("8")  # a change while playing takes effect at once
-        tab.clock.run_for(375)
-        assert step_of(tab) == 50
-        tab.keyboard.press(" ")  # pause
-        tab.clock.run_for(3000)
-        assert step_of(tab) == 50 and tab.locator("#btn-play").get_attribute("aria-pressed") == "false"
+        check_play_speed(tab, f"{base_url}/matches/ttr-m1")
 
 
 def test_a_ttr_forfeit_ends_as_the_match_result_says(tab: Any, width: str, base_url: str, stored: Stored) -> None:
