@@ -57,7 +57,7 @@ function viewer(match, view, board, shown) {
       panels.companies(byId("companies-table"), state);
       chart.show(step);
       chart.ids.forEach(function (id) {
-        const cash = id === "imaginary" ? (state.imaginary ? state.imaginary.cash : null) : state.players[Number(id)].cash;
+        const cash = chart.cashAt(state, id);
         const node = chartLegend.querySelector("[data-chart-cash='" + id + "']");
         if (node) node.textContent = cash === null ? "" : " $" + cash;
       });
