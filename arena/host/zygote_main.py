@@ -36,10 +36,12 @@ fork, ``setns`` back after), so its child is the init, which does the monitor's 
   sets the rlimits, drops every capability (``no_new_privs``, bounding set empty),
   becomes non-dumpable, forks the bot (and, for a ``{port}`` manifest, the relay), says
   ``S`` on the ready pipe when the bot's socket appears (inotify: no polling) and reaps
-  orphans until the bot exits, with whose status it exits; when it exits the kernel
+  orphans, from the start (while it waits for the socket too), until the bot exits, with
+  whose status it exits; when it exits the kernel
   kills whatever is left in the namespace;
 - the *bot*, pid 2: a session of its own, Python's default signal handlers, only
-  stdin/stdout/stderr open, the manifest's environment, the script run as ``__main__``.
+  stdin/stdout/stderr open, the manifest's environment, the script run as ``__main__``
+  (:mod:`arena.host.zygote_bot`).
 """
 
 from __future__ import annotations
