@@ -108,7 +108,8 @@ class Match:
     @property
     def history_complete(self) -> bool:
         """Whether :attr:`public_events` reach back to the start of the match (they begin with
-        its set-up event).  False in a process restarted mid-match: it was shown only the
+        its set-up event).  False before the seat's first decision, and in a process restarted
+        mid-match: it was shown only the
         events since its seat's previous decision, so what happened before is unknown to it
         and :meth:`forward_model` raises :class:`arena.forward_model.PartialHistory`."""
         return starts_at_setup(self.public_events)

@@ -138,7 +138,7 @@ def test_a_ticket_to_ride_sprt_finds_the_sensible_bot_better_than_random(db_url:
         stored = store.list_matches(tournament_id=1)
         assert stored and {m.game for m in stored} == {TTR}
         assert all(len(m.references) == 0 for m in stored)  # and no imaginary shareholder
-    assert f"{TTR}, table sizes 2" in read(capsys, "tournament", "show", "1", db=db_url)
+    assert "Ticket to Ride: Pennsylvania, table sizes 2" in read(capsys, "tournament", "show", "1", db=db_url)
     # resuming a finished TTR SPRT with the wrong --game is refused; with the right one it says so
     wrong = arena("tournament", "resume", "1", "--game", "union_pacific", db=db_url, check=False)
     assert wrong.returncode == 2 and f"plays {TTR}, not union_pacific" in wrong.stderr
@@ -199,13 +199,15 @@ def test_an_interrupted_sprt_resumes_where_it_stopped(db_url: str, pool_bot: str
          "table size 6 is outside 2..5 (Ticket to Ride: Pennsylvania)"),
         (("--game", TTR, "--candidate", "a", "--baseline", "b", "--pool", "c", "--players", "2", "--variant", "pro"),
          "Ticket to Ride: Pennsylvania has no variant 'pro'"),
-        (("--game", TTR, "--simulate", "--players", "6"), "table size 6 is outside 2..5 (Ticket to Ride: Pennsylvania)"),
+        (("--game", TTR, "--simulate", "--players", "2,6", "--runs", "1"),
+         "table size 6 is outside 2..5 (Ticket to Ride: Pennsylvania)"),
     ],
 )
 def test_bad_input_gets_one_clear_line(tmp_path: Path, args: tuple[str, ...], message: str,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sprt", *args, "--db", str(tmp_path / "a.sqlite")]) == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == ""  # refused before anything is played or simulated
     assert message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
 

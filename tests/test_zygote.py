@@ -292,9 +292,15 @@ def test_an_orphan_killed_before_the_bot_listens_does_not_stay_a_zombie(
             assert process.alive() and time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
 
+        def zombie(pid: int) -> bool:
+            try:
+                return _status(pid)["State"].startswith("Z")
+            except FileNotFoundError:  # reaped between listing the children and reading it
+                return False
+
         def zombies() -> list[int]:
             children = Path(f"/proc/{init}/task/{init}/children").read_text().split()
-            return [int(pid) for pid in children if _status(int(pid))["State"].startswith("Z")]
+            return [int(pid) for pid in children if zombie(int(pid))]
 
         # the orphan died as a child of the init; it must be reaped, however long we look
         deadline = time.monotonic() + 10

@@ -273,6 +273,7 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
     """``arena tournament show ID`` of an SPRT: its configuration, the test's state, the stored matches."""
     import json
 
+    from arena.games import game_spec
     from arena.sprt import config_of
     from leaderboard.rows import SECRET_UNTIL_FINISHED
     from leaderboard.standings import compute_standings
@@ -296,7 +297,7 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
     sprt = info["sprt"]
     seed = str(info["seed"]) if info["published"] else SECRET_UNTIL_FINISHED
     console.print(f"[bold]sprt {row.id}[/bold] ({info['status']}): {config.candidate} (NEW) against "
-                  f"{config.baseline} (OLD), pool {', '.join(config.pool)}; {row.game}, table sizes "
+                  f"{config.baseline} (OLD), pool {', '.join(config.pool)}; {game_spec(row.game).title}, table sizes "
                   f"{','.join(map(str, config.table_sizes))}; H0 {config.elo0:g} / H1 {config.elo1:g} Elo, "
                   f"α {config.alpha:g}, β {config.beta:g}"
                   + ("" if config.max_deals is None else f", at most {config.max_deals} deals")
@@ -325,11 +326,12 @@ def simulate(args: argparse.Namespace, params: Any) -> int:
     console = make_console()
     max_deals = args.max_deals or 100_000
     spec = game_spec(args.game)
-    for size in args.players:
+    for size in args.players:  # every size before the first simulation, not after it
         try:
             check_table_size(size, spec)
         except ValueError as exc:
             raise UserError(str(exc)) from None
+    for size in args.players:
         # the two-player game's imaginary shareholder where the game has one (Union Pacific)
         pool = SimulatedPool(table_size=size, imaginary_elo=0.0 if spec.reference(size) else None)
         table = Table(title=f"SPRT H0 {params.elo0:g} / H1 {params.elo1:g} Elo, α {params.alpha:g}, β {params.beta:g}; "
