@@ -14,7 +14,8 @@
         serve(RandomBot())
 
 ``observation`` is the very dict the engine built for the seat (docs/protocol.md
-lists its keys); ``legal_actions`` is a read-only sequence of
+lists its keys), each value decoded from the request when the bot first reads it
+(a ``dict`` subclass, :class:`arena.protocol.lazy.LazyDict`); ``legal_actions`` is a read-only sequence of
 :class:`~arena.host.codec.LegalAction` (``.index``, ``.text``, ``.action``: the
 structured dict), decoded only when read.  ``decide`` returns an index into it
 (or ``(index, debug_text)``).
@@ -44,7 +45,7 @@ import threading
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent import futures
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 import grpc
@@ -54,6 +55,7 @@ from arena.host import codec
 from arena.host.codec import LegalAction
 from arena.host.manifest import is_address
 from arena.protocol import PROTOCOL_VERSION
+from arena.protocol.lazy import LazyDict
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 if TYPE_CHECKING:
@@ -97,11 +99,47 @@ class Match:
     board: dict[str, Any] | None  # the board JSON (None if StartMatch never came)
     rng: random.Random = field(repr=False)
     data: dict[str, Any] = field(default_factory=dict, repr=False)
-    #: every public event this seat has been shown so far (each decision's ``public_events``, in order)
-    public_events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: every public event this seat has been shown so far (each decision's ``public_events``, in
+    #: order): a property, read from the decisions' observations when first asked for (see below)
+    public_events: InitVar[list[dict[str, Any]] | None] = None
     #: the clocks of the decision being made (``DecisionRequest``): its own time and the bank left
     decision_time_ms: int | None = None
     time_bank_ms: int | None = None
+    _events: list[dict[str, Any]] = field(init=False, repr=False)
+    # per decision whose public_events are not in _events yet: its observation (during the
+    # decision), then a function giving them (decoded only if public_events is read)
+    _unread: list[Any] = field(init=False, repr=False, compare=False)
+    _events_lock: threading.Lock = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self, public_events: list[dict[str, Any]] | None) -> None:
+        self._events = list(public_events) if public_events is not None else []
+        self._unread = []
+        self._events_lock = threading.Lock()
+
+    def _observing(self, observation: Mapping[str, Any]) -> None:
+        """Before decide(): this decision's public events join :attr:`public_events` (when read)."""
+        with self._events_lock:
+            self._unread.append(observation)
+
+    def _observed(self, observation: Mapping[str, Any]) -> None:
+        """After decide(): keep a way to read the decision's public events, not its whole request."""
+        with self._events_lock:
+            if self._unread and self._unread[-1] is observation:
+                if isinstance(observation, LazyDict):
+                    self._unread[-1] = observation.reader("public_events")
+                else:
+                    self._unread.pop()
+                    self._events.extend(observation.get("public_events", ()))
+
+    def _public_events(self) -> list[dict[str, Any]]:
+        """Every public event this seat has been shown so far (each decision's ``public_events``,
+        in order: the very dicts of the observation while the bot keeps it), decoded when first read."""
+        with self._events_lock:
+            if self._unread:
+                unread, self._unread = self._unread, []
+                for entry in unread:
+                    self._events.extend(entry() if callable(entry) else entry.get("public_events", ()))
+            return self._events
 
     def forward_model(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction] | None = None,
                       seed: int | None = None) -> "ForwardModel":
@@ -114,6 +152,10 @@ class Match:
         if seed is None:
             seed = self.rng.getrandbits(64)
         return forward_model(self.game, self.board, observation, self.public_events, legal_actions, seed)
+
+
+# A property over the InitVar of the same name (Match(..., public_events=[...]) still works).
+Match.public_events = property(Match._public_events, doc=Match._public_events.__doc__)  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -291,7 +333,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
 
     def Decide(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext) -> bot_pb2.DecisionReply:
         try:
-            observation = codec.observation_from_proto(request.observation)
+            observation = codec.lazy_observation_from_proto(request.observation)
         except codec.CodecError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         key = (request.match_id, request.seat)
@@ -300,10 +342,13 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             match = self._open(context, Match(
                 request.match_id, request.seat, observation["num_players"], observation["variant"],
                 observation["game"], None, _match_rng(request.match_id, request.seat)))
-        match.public_events.extend(observation.get("public_events", ()))
+        match._observing(observation)
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         legal = LegalActions(request.legal_actions)
-        choice = self._hook(context, match, "decide()", self._decide, observation, legal)
+        try:
+            choice = self._hook(context, match, "decide()", self._decide, observation, legal)
+        finally:
+            match._observed(observation)
         index, debug = choice
         if not 0 <= index < len(legal):
             log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
