@@ -41,12 +41,13 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent import futures
 from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from arena.games.registry import DEFAULT_GAME
 from arena.host import codec
@@ -65,6 +66,8 @@ __all__ = ["ADDRESS_ENV", "Bot", "LegalAction", "LegalActions", "MAX_SOCKET_PATH
 
 log = logging.getLogger("arena.sdk")
 
+#: The gRPC service a bot serves.
+SERVICE = "arena.v1.Bot"
 #: Worker threads of the gRPC server: decisions of different matches in flight at once.
 DEFAULT_WORKERS = 16
 #: After SIGTERM, how long in-flight calls may still finish.
@@ -109,12 +112,13 @@ class Match:
         with self._events_lock:
             self._unread.append(observation)
 
-    def _observed(self, observation: Mapping[str, Any]) -> None:
-        """After decide(): keep a way to read the decision's public events, not its whole request."""
+    def _observed(self, observation: Mapping[str, Any], source: Callable[[], Any] | None = None) -> None:
+        """After decide(): keep a way to read the decision's public events, not the parsed request
+        (``source`` gives the observation's message again, e.g. from the request's bytes)."""
         with self._events_lock:
             if self._unread and self._unread[-1] is observation:
                 if isinstance(observation, LazyDict):
-                    self._unread[-1] = observation.reader("public_events")
+                    self._unread[-1] = observation.reader("public_events", source)
                 else:
                     self._unread.pop()
                     self._events.extend(observation.get("public_events", ()))
@@ -264,6 +268,16 @@ def _choice(value: Any) -> tuple[int, str]:
         ) from None
 
 
+#: The reply bytes of ``DecisionReply(action_index=i)`` for the common indices.
+_INDEX_REPLIES = [bot_pb2.DecisionReply(action_index=i).SerializeToString() for i in range(1024)]
+
+
+def _reparse(data: bytes, request: bot_pb2.DecisionRequest) -> Callable[[], Any]:
+    """A function giving the request's observation member again, parsed from its bytes."""
+    member = request.observation.WhichOneof("game")
+    return lambda: getattr(bot_pb2.DecisionRequest.FromString(data).observation, member)
+
+
 class _Servicer(bot_pb2_grpc.BotServicer):
     """The four calls of arena.v1.Bot, forwarded to a :class:`Bot`'s hooks."""
 
@@ -320,6 +334,29 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         return bot_pb2.StartMatchReply()
 
     def Decide(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext) -> bot_pb2.DecisionReply:
+        index, debug = self._decision(request, context, None)
+        try:
+            return bot_pb2.DecisionReply(action_index=index, debug=debug)
+        except ValueError as exc:  # an index beyond int32
+            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+
+    def decide_bytes(self, data: bytes, context: grpc.ServicerContext) -> bytes:
+        """Decide on the wire: the request's bytes in, the reply's bytes out (what the server
+        registers: the request's bytes are kept, not re-encoded, for ``Match.public_events``)."""
+        try:
+            request = bot_pb2.DecisionRequest.FromString(data)
+        except DecodeError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}")
+        index, debug = self._decision(request, context, data)
+        if not debug and 0 <= index < len(_INDEX_REPLIES):
+            return _INDEX_REPLIES[index]
+        try:
+            return bot_pb2.DecisionReply(action_index=index, debug=debug).SerializeToString()
+        except ValueError as exc:  # an index beyond int32
+            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+
+    def _decision(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext,
+                  data: bytes | None) -> tuple[int, str]:
         try:
             observation = codec.lazy_observation_from_proto(request.observation)
         except codec.CodecError as exc:
@@ -336,16 +373,13 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         try:
             choice = self._hook(context, match, "decide()", self._decide, observation, legal)
         finally:
-            match._observed(observation)
+            match._observed(observation, _reparse(data, request) if data is not None else None)
         index, debug = choice
         if not 0 <= index < len(legal):
             log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
                         "the host will record an illegal action", index, len(legal), match.match_id,
                         match.seat, request.decision_number)
-        try:
-            return bot_pb2.DecisionReply(action_index=index, debug=debug)
-        except ValueError as exc:  # an index beyond int32
-            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+        return index, debug
 
     def _decide(self, observation: dict[str, Any], legal: LegalActions) -> tuple[int, str]:
         return _choice(self._bot.decide(observation, legal))
@@ -382,6 +416,23 @@ def _check_bot(bot: Bot) -> None:
             raise ServeError(f"{type(bot).__name__}.{attribute} must be a non-empty string, got {value!r}")
 
 
+def _add_servicer(servicer: _Servicer, server: grpc.Server) -> None:
+    """As ``bot_pb2_grpc.add_BotServicer_to_server``, but Decide takes and gives bytes (see
+    :meth:`_Servicer.decide_bytes`)."""
+    def unary(method: Any, request: Any, reply: Any) -> grpc.RpcMethodHandler:
+        return grpc.unary_unary_rpc_method_handler(method, request_deserializer=request.FromString,
+                                                   response_serializer=reply.SerializeToString)
+
+    handlers = {
+        "Describe": unary(servicer.Describe, bot_pb2.DescribeRequest, bot_pb2.DescribeReply),
+        "StartMatch": unary(servicer.StartMatch, bot_pb2.StartMatchRequest, bot_pb2.StartMatchReply),
+        "Decide": grpc.unary_unary_rpc_method_handler(servicer.decide_bytes),  # bytes both ways
+        "EndMatch": unary(servicer.EndMatch, bot_pb2.EndMatchRequest, bot_pb2.EndMatchReply),
+    }
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+    server.add_registered_method_handlers(SERVICE, handlers)
+
+
 def make_server(bot: Bot, port: int | None = None, *, host: str = "127.0.0.1", address: str | None = None,
                 max_workers: int = DEFAULT_WORKERS) -> grpc.Server:
     """A started gRPC server serving ``bot`` (stop it with ``server.stop(grace)``).
@@ -404,7 +455,7 @@ def make_server(bot: Bot, port: int | None = None, *, host: str = "127.0.0.1", a
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="arena-bot"),
         options=[("grpc.so_reuseport", 0)],  # never share a port with another process silently
     )
-    bot_pb2_grpc.add_BotServicer_to_server(_Servicer(bot), server)
+    _add_servicer(_Servicer(bot), server)
     try:
         bound = server.add_insecure_port(address)
     except RuntimeError as exc:

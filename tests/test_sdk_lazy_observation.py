@@ -198,3 +198,26 @@ def test_match_public_events_over_grpc_are_every_decisions_events(game_name: str
     if keep:  # the log holds the very dicts of the observations the bot kept (as the eager SDK did)
         logged = {id(e) for seat in bot.final for e in bot.final[seat]}
         assert all(id(e) in logged for observation in bot.kept for e in observation["public_events"])
+
+
+def test_a_request_that_does_not_parse_is_invalid_argument_and_the_server_keeps_serving() -> None:
+    class Zero(Bot):
+        name = "zero"
+        games = tuple(spec.name for spec in registered_games())
+
+        def decide(self, observation: dict[str, Any], legal_actions: Any) -> int:
+            return 0
+
+    payload, _ = next(iter(_requests("union_pacific", 2, seed=1)))
+    address = f"127.0.0.1:{free_port()}"
+    server = make_server(Zero(), address=address)
+    try:
+        with grpc.insecure_channel(address) as channel:
+            decide = channel.unary_unary("/arena.v1.Bot/Decide")
+            with pytest.raises(grpc.RpcError) as raised:
+                decide(b"\xff\xff\xff", timeout=10, wait_for_ready=True)
+            assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert "does not parse" in raised.value.details()
+            assert bot_pb2.DecisionReply.FromString(decide(payload, timeout=10)) == bot_pb2.DecisionReply(action_index=0)
+    finally:
+        server.stop(0).wait()

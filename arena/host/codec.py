@@ -77,16 +77,24 @@ def wire_of(game: str) -> ModuleType:
     return wire
 
 
+_MEMBER_WIRES: dict[str, ModuleType] = {}  # oneof member name -> its game's wire kit (filled when first asked)
+
+
 def _member_wire(message: Any, where: str) -> tuple[ModuleType, Any]:
     """The wire kit for the ``game`` member set in ``message``, and that member."""
     member = message.WhichOneof("game")
     if member is None:
         raise CodecError(f"{where}: no game member is set")
-    for spec in registered_games():
-        wire = wire_of(spec.name)
-        if wire.ONEOF == member:
-            return wire, getattr(message, member)
-    raise CodecError(f"{where}: unsupported game member {member!r}")  # pragma: no cover
+    wire = _MEMBER_WIRES.get(member)
+    if wire is None:
+        for spec in registered_games():
+            candidate = wire_of(spec.name)
+            if candidate.ONEOF == member:
+                wire = _MEMBER_WIRES[member] = candidate
+                break
+        else:
+            raise CodecError(f"{where}: unsupported game member {member!r}")  # pragma: no cover
+    return wire, getattr(message, member)
 
 
 def game_of(message: Any) -> str:

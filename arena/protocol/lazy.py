@@ -74,21 +74,25 @@ class LazyDict(dict):  # type: ignore[type-arg]
                 dict.__setitem__(self, key, value)
             return value
 
-    def reader(self, key: Any) -> Callable[[], Any]:
+    def reader(self, key: Any, source: Callable[[], Any] | None = None) -> Callable[[], Any]:
         """A function giving ``self[key]`` later without keeping the message: this dict's value
-        while this dict is alive and holds ``key``, else the value decoded from a copy of the
-        message's bytes taken now (nothing is copied if the key is read already)."""
+        while this dict is alive and holds ``key``, else the value decoded from the message as
+        ``source()`` gives it again (by default from a copy of its bytes taken now).  Nothing is
+        kept if the key is read already."""
         value = dict.get(self, key, NOT_DECODED)
         if value is not NOT_DECODED:
             return lambda: value
-        decode, kind, data = self._decoders[key], type(self._message), self._message.SerializeToString()
+        decode = self._decoders[key]
+        if source is None:
+            kind, data = type(self._message), self._message.SerializeToString()
+            source = lambda: kind.FromString(data)  # noqa: E731
         alive = weakref.ref(self)
 
         def read() -> Any:
             live = alive()
             if live is not None and key in live:
                 return live[key]
-            return decode(kind.FromString(data))
+            return decode(source())
 
         return read
 
