@@ -40,6 +40,7 @@ class _NotDecoded:
 
 
 NOT_DECODED = _NotDecoded()
+_GONE = object()  # what dict.get gives for a key that is not there
 _LOCK = threading.RLock()  # decoding is rare (once per key) and short: one lock for all
 
 
@@ -66,12 +67,12 @@ class LazyDict(dict):  # type: ignore[type-arg]
 
     def _decode(self, key: Any) -> Any:
         with _LOCK:
-            value = dict.get(self, key, NOT_DECODED)
+            value = dict.get(self, key, _GONE)
             if value is NOT_DECODED:
-                if not dict.__contains__(self, key):  # deleted meanwhile by another thread
-                    raise KeyError(key)
                 value = self._decoders[key](self._message)
                 dict.__setitem__(self, key, value)
+            elif value is _GONE:  # deleted meanwhile by another thread
+                raise KeyError(key)
             return value
 
     def reader(self, key: Any, source: Callable[[], Any] | None = None) -> Callable[[], Any]:
@@ -98,9 +99,11 @@ class LazyDict(dict):  # type: ignore[type-arg]
 
     def decode_all(self) -> LazyDict:
         """Decode every key not read yet (afterwards the storage is the plain dict); returns self."""
-        for key, value in list(dict.items(self)):
-            if value is NOT_DECODED:
-                self._decode(key)
+        with _LOCK:
+            message, decoders = self._message, self._decoders
+            for key, value in list(dict.items(self)):
+                if value is NOT_DECODED:
+                    dict.__setitem__(self, key, decoders[key](message))
         return self
 
     # -- reading -----------------------------------------------------------------------
