@@ -61,28 +61,64 @@ def _free(state: Any) -> bytes:
     return fast.field_bytes("free_spaces", list(state.free))
 
 
-def _known_shares(known: Any, seat: int) -> bytes:
-    """As :func:`knowledge.known_shares` gives them: every seat but ``seat``, zero counts left out."""
-    return fast.field_bytes("known_shares", {str(s): dict(row) for s, row in enumerate(known) if s != seat})
+#: Small tables of bytes keyed by the values they encode (so shared by all matches and seats:
+#: the same key is the same bytes whoever asks), emptied when they grow past _LIMIT.
+_LIMIT = 1 << 14
+_KNOWN: dict[tuple[int, Any], bytes] = {}
+_ENTRIES: dict[tuple[bytes, str, int], bytes] = {}
+_PLAYERS: dict[tuple[Any, ...], bytes] = {}
+_HAND_TAG = fast._LEN_TAG["hand"]
 
 
-#: Encoded hands by their counts, shared by all matches (a hand's bytes are a function of its counts).
-_HANDS: dict[tuple[tuple[int, ...], tuple[int, ...]], bytes] = {}
-
-
-def _hand(shares: tuple[int, ...], track: tuple[int, ...], kinds: tuple[str, ...]) -> bytes:
-    key = (shares, track)
-    data = _HANDS.get(key)
-    if data is None:
-        data = fast.field_bytes("hand", {"shares": _counts(shares, SHARE_CODES), "track": _counts(track, kinds)})
-        if len(_HANDS) >= 1 << 14:
-            _HANDS.clear()
-        _HANDS[key] = data
+def _keep(table: dict[Any, bytes], key: Any, data: bytes) -> bytes:
+    if len(table) >= _LIMIT:
+        table.clear()
+    table[key] = data
     return data
 
 
-def _imaginary(imaginary: tuple[tuple[int, ...], int]) -> bytes:
-    return fast.field_bytes("imaginary", {"invested": _counts(imaginary[0], SHARE_CODES), "cash": imaginary[1]})
+def _known_shares(known: Any, seat: int) -> bytes:
+    """As :func:`knowledge.known_shares` gives them: every seat but ``seat`` (in seat order, which
+    is the order of their names for up to ten seats), zero counts left out."""
+    parts = []
+    for s, row in enumerate(known):
+        if s != seat:
+            data = _KNOWN.get((s, row))
+            if data is None:  # one seat's entry is the field of a one-seat dict
+                data = _keep(_KNOWN, (s, row), fast.field_bytes("known_shares", {str(s): dict(row)}))
+            parts.append(data)
+    return b"".join(parts)
+
+
+def _map_entry(tag: bytes, name: str, count: int) -> bytes:
+    """One ``map<string, int32>`` entry (a map's bytes are its entries in key order)."""
+    data = _ENTRIES.get((tag, name, count))
+    if data is None:
+        data = _keep(_ENTRIES, (tag, name, count), fast._count_map(tag, {name: count}))
+    return data
+
+
+_SHARES_TAG, _TRACK_TAG = fast._L[1], fast._L[2]
+_SHARE_ORDER = sorted(range(len(SHARE_CODES)), key=SHARE_CODES.__getitem__)
+
+
+def _hand(shares: tuple[int, ...], track: tuple[int, ...], kinds: tuple[str, ...]) -> bytes:
+    """The ``hand`` field: the shares map then the track map, each in key order, zero counts left out."""
+    parts = [_map_entry(_SHARES_TAG, SHARE_CODES[i], shares[i]) for i in _SHARE_ORDER if shares[i]]
+    parts += [_map_entry(_TRACK_TAG, kinds[i], track[i]) for i in sorted(range(len(kinds)), key=kinds.__getitem__)
+              if track[i]]
+    return length_prefixed(_HAND_TAG, b"".join(parts))
+
+
+def _player(key: tuple[Any, ...]) -> bytes:
+    """One ``players`` entry from (seat, cash, invested counts, hand_shares, hand_track)."""
+    data = _PLAYERS.get(key)
+    if data is None:
+        seat, cash, invested, hand_shares, hand_track = key
+        data = _keep(_PLAYERS, key, length_prefixed(_PLAYER_TAG, fast._player({
+            "seat": seat, "cash": cash, "invested": _counts(invested, SHARE_CODES), "hand_shares": hand_shares,
+            "hand_track": hand_track})))
+    return data
 
 
 class StateEncoder:
@@ -92,24 +128,25 @@ class StateEncoder:
     another log) starts afresh.
     """
 
-    __slots__ = ("_state", "_events", "_event_bytes", "_kept", "_rows")
+    __slots__ = ("_state", "_events", "_common", "_last", "_own_at", "_own_bytes", "_kept", "_rows")
 
     def __init__(self) -> None:
-        self._state: Any = None
-        self._events: Any = None
-        #: _event_bytes[i]: (the event object, {view: its public_events entry}) for state.events[i]
-        self._event_bytes: list[tuple[Any, dict[Any, bytes]]] = []
-        #: _kept[field or (field, seat)]: (key, bytes)
-        self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows[field]: per row, (key, entry bytes)
-        self._rows: dict[str, list[tuple[Any, bytes]]] = {"companies": [], "players": []}
+        self._reset(None)
 
     def _reset(self, state: Any) -> None:
         self._state = state
-        self._events = state.events
-        self._event_bytes = []
-        self._kept = {}
-        self._rows = {"companies": [], "players": []}
+        self._events = state.events if state is not None else None
+        #: _common[i]: the public_events entry of state.events[i] as every seat sees it, or (SEAT_VIEWS)
+        #: as the seats other than its own see it; _last: the last event encoded
+        self._common: list[bytes] = []
+        self._last: Any = None
+        #: _own_at[seat]: the places of the events the seat sees its own way (ascending); _own_bytes: their entries
+        self._own_at: dict[int, list[int]] = {}
+        self._own_bytes: dict[int, bytes] = {}
+        #: _kept[field or (field, seat)]: (key, bytes)
+        self._kept: dict[Any, tuple[Any, bytes]] = {}
+        #: _rows[field]: per row, (key, entry bytes)
+        self._rows: dict[str, list[tuple[Any, bytes]]] = {"companies": []}
 
     def encode(self, state: Any, seat: int) -> bytes | None:
         """The bytes of ``state.observation(seat)``'s message, or None if this writer cannot say
@@ -190,54 +227,61 @@ class StateEncoder:
         return data
 
     def _players(self, state: UnionPacificState) -> bytes:
-        cash, invested, hand_shares, hand_track = state.cash, state.invested, state.hand_shares, state.hand_track
-        whole = (tuple(cash), tuple(map(tuple, invested)), tuple(map(sum, hand_shares)), tuple(map(sum, hand_track)))
+        keys = list(zip(range(state.n), state.cash, map(tuple, state.invested), map(sum, state.hand_shares),
+                        map(sum, state.hand_track)))
         seen = self._kept.get("players")
-        if seen is not None and seen[0] == whole:
+        if seen is not None and seen[0] == keys:
             return seen[1]
-        rows = self._rows["players"]
-        parts = []
-        for s in range(state.n):
-            key = (cash[s], tuple(invested[s]), sum(hand_shares[s]), sum(hand_track[s]))
-            if s < len(rows) and rows[s][0] == key:
-                parts.append(rows[s][1])
-                continue
-            data = length_prefixed(_PLAYER_TAG, fast._player({
-                "seat": s, "cash": key[0], "invested": _counts(key[1], SHARE_CODES), "hand_shares": key[2],
-                "hand_track": key[3]}))
-            if s < len(rows):
-                rows[s] = (key, data)
-            else:
-                rows.append((key, data))
-            parts.append(data)
-        data = b"".join(parts)
-        self._kept["players"] = (whole, data)
+        data = b"".join(map(_player, keys))
+        self._kept["players"] = (keys, data)
         return data
 
     def _public_events(self, state: UnionPacificState, seat: int, start: int) -> bytes:
-        """The seat's window of the log (from ``start``), each event's entry kept per view."""
+        """The seat's window of the log (from ``start``): the entries every seat but an event's own
+        sees, with the seat's own views put in."""
         events = state.events
-        kept = self._event_bytes
-        parts = []
-        for i in range(start, len(events)):
-            event = events[i]
-            if i < len(kept) and kept[i][0] is event:
-                views = kept[i][1]
-            else:
-                views = {}
-                if i < len(kept):  # never for the engine's log, which only grows
-                    del kept[i:]
-                while len(kept) < i:  # a window that starts past what was kept
-                    kept.append((None, {}))
-                kept.append((event, views))
-            kind = event["type"]
-            view = event["seat"] == seat if kind in _SEAT_VIEWS else None
-            data = views.get(view)
-            if data is None:
-                # protobuf's bytes of the view, through the table shared by all matches
-                data = views[view] = fast.events_bytes([knowledge.public_event(event, seat)])
-            parts.append(data)
+        common = self._common
+        done = len(common)
+        if done > len(events) or (done and events[done - 1] is not self._last):
+            # the log changed other than by growing (never the engine's): start afresh
+            common = self._common = []
+            self._own_at, self._own_bytes, self._last, done = {}, {}, None, 0
+        if done < len(events):
+            self._learn(state, done)
+        own = self._own_at.get(seat)
+        if not own or own[-1] < start:
+            return b"".join(common[start:])
+        parts = common[start:]
+        own_bytes = self._own_bytes
+        for i in reversed(own):
+            if i < start:
+                break
+            parts[i - start] = own_bytes[i]
         return b"".join(parts)
+
+    def _learn(self, state: UnionPacificState, done: int) -> None:
+        """Encode the log's new events: each once as every seat sees it, or, for a type whose view
+        depends on the seat, once as its own seat sees it and once as any other does."""
+        events = state.events
+        n = state.n
+        for i in range(done, len(events)):
+            event = events[i]
+            if event["type"] in _SEAT_VIEWS:
+                owner = event["seat"]
+                if type(owner) is not int or not 0 <= owner < n:
+                    raise fast._Unexpected  # not the engine's: the dict path says what is wrong
+                self._own_bytes[i] = _event(knowledge.public_event(event, owner))
+                self._own_at.setdefault(owner, []).append(i)
+                self._common.append(_event(knowledge.public_event(event, (owner + 1) % n)))
+            else:
+                self._common.append(_event(knowledge.public_event(event, 0)))
+        self._last = events[-1]
+
+
+def _event(view: dict[str, Any]) -> bytes:
+    """A ``public_events`` entry: protobuf's bytes of the view, through the table shared by all matches."""
+    return fast.events_bytes([view])
+
 
 
 __all__ = ["StateEncoder"]
