@@ -144,3 +144,38 @@ def test_union_pacific_event_views_depend_on_the_seat_only_as_declared() -> None
                 assert all(v == views[0] for v in views), event
             seen += 1
     assert seen > 500
+
+
+def test_ticket_to_ride_event_views_follow_their_view_keys() -> None:
+    """The TTR state encoder keeps one entry per event and view key: seats with equal keys
+    see the event alike."""
+    from arena.games.ticket_to_ride_pennsylvania import knowledge as ttr_knowledge
+
+    game = get_game("ticket_to_ride_pennsylvania")
+    rng = random.Random(16)
+    seen = 0
+    for players in _tables(game):
+        state = game.new_state(players, 60 + players)
+        while not state.is_terminal():
+            seat = state.current_seats()[0]
+            state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+        for event in state.events:
+            by_key: dict = {}
+            for s in range(players):
+                view = ttr_knowledge.public_event(event, s)
+                assert by_key.setdefault(repr(ttr_knowledge.view_key(event, s)), view) == view, (event, s)
+            seen += 1
+    assert seen > 500
+
+
+@pytest.mark.parametrize("game_name", _GAMES)
+def test_the_state_path_is_taken(game_name: str) -> None:
+    """The kit's state encoder answers (a None would silently fall back to the dict path)."""
+    game = get_game(game_name)
+    encoder = codec.wire_of(game_name).state_encoder()
+    state = game.new_state(game.min_players, 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        seat = state.current_seats()[0]
+        assert encoder.encode(state, seat) is not None
+        state.apply_action(seat, rng.choice(state.legal_actions(seat)))
