@@ -232,7 +232,11 @@ class StateEncoder:
         seen = self._kept.get("players")
         if seen is not None and seen[0] == keys:
             return seen[1]
-        data = b"".join(map(_player, keys))
+        before = self._rows.get("players", ())  # the rows that kept their key keep their bytes
+        rows = [before[s] if s < len(before) and before[s][0] == key else (key, _player(key))
+                for s, key in enumerate(keys)]
+        self._rows["players"] = rows
+        data = b"".join([row[1] for row in rows])
         self._kept["players"] = (keys, data)
         return data
 
@@ -279,8 +283,13 @@ class StateEncoder:
 
 
 def _event(view: dict[str, Any]) -> bytes:
-    """A ``public_events`` entry: protobuf's bytes of the view, through the table shared by all matches."""
-    return fast.events_bytes([view])
+    """A ``public_events`` entry: protobuf's bytes of the view, through the table shared by all
+    matches (as :func:`~arena.games.union_pacific.kit.wire_fast.events_bytes` keeps them)."""
+    key = fast._event_key(view)
+    data = fast._EVENT_BYTES.get(key) if key is not None else None
+    if data is None:
+        data = fast.events_bytes([view])
+    return data
 
 
 
