@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 import grpc
 
-from arena.games.registry import DEFAULT_GAME
+from arena.games.registry import DEFAULT_GAME, starts_at_setup
 from arena.host import codec
 from arena.host.codec import LegalAction
 from arena.host.manifest import is_address
@@ -97,17 +97,30 @@ class Match:
     board: dict[str, Any] | None  # the board JSON (None if StartMatch never came)
     rng: random.Random = field(repr=False)
     data: dict[str, Any] = field(default_factory=dict, repr=False)
-    #: every public event this seat has been shown so far (each decision's ``public_events``, in order)
+    #: every public event this seat has been shown so far (each decision's ``public_events``, in
+    #: order); from the start of the match unless this process was restarted mid-match (see
+    #: :attr:`history_complete`)
     public_events: list[dict[str, Any]] = field(default_factory=list, repr=False)
     #: the clocks of the decision being made (``DecisionRequest``): its own time and the bank left
     decision_time_ms: int | None = None
     time_bank_ms: int | None = None
 
+    @property
+    def history_complete(self) -> bool:
+        """Whether :attr:`public_events` reach back to the start of the match (they begin with
+        its set-up event).  False before the seat's first decision, and in a process restarted
+        mid-match: it was shown only the
+        events since its seat's previous decision, so what happened before is unknown to it
+        and :meth:`forward_model` raises :class:`arena.forward_model.PartialHistory`."""
+        return starts_at_setup(self.public_events)
+
     def forward_model(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction] | None = None,
                       seed: int | None = None) -> "ForwardModel":
         """Full game states consistent with what this seat knows, to search (see
         :mod:`arena.forward_model`; the game's kit provides it); ``seed`` defaults to one drawn
-        from :attr:`rng`.  A game without one raises ``NoForwardModel`` (a ``ValueError``)."""
+        from :attr:`rng`.  A game without one raises ``NoForwardModel``, a history that does not
+        reach back to the start of the match (:attr:`history_complete`) ``PartialHistory``
+        (both ``ValueError``)."""
         from arena.forward_model import forward_model, require_forward_model  # numpy: loaded by the bots that search
 
         require_forward_model(self.game)  # a clear error for a game without one

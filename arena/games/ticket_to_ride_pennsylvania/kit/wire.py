@@ -272,7 +272,8 @@ _ATOM_BYTES: dict[tuple[str, type, Any], bytes] = {}
 
 def _event_key(event: Any) -> tuple[Any, ...] | None:
     """A key equal only for events that encode alike: a dict of exact ints, strings, None and
-    lists of ints and strings (anything else, e.g. a bool or a nested list: None, not kept)."""
+    lists of ints, strings and None (a ``refresh`` row's empty slot); anything else, e.g. a
+    bool or a nested list: None, not kept."""
     if type(event) is not dict:
         return None
     key = []
@@ -280,7 +281,7 @@ def _event_key(event: Any) -> tuple[Any, ...] | None:
         kind = type(value)
         if kind in _ATOMS:
             key.append((name, value))
-        elif kind is list and all(type(v) is str or type(v) is int for v in value):
+        elif kind is list and all(type(v) is str or type(v) is int or v is None for v in value):
             key.append((name, list, *value))
         else:
             return None
