@@ -182,7 +182,7 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
                         local(state, seat, legal)
                         t1 = time.perf_counter()
                         legal = state.legal_actions(seat)
-                        payload = client.payload(state, len(state.history), state.observation(seat), legal)
+                        payload = client.payload(state, len(state.history), None, legal)  # as the match runner does
                         t2 = time.perf_counter()
                         decision = client.decide(payload, len(legal))
                         t3 = time.perf_counter()

@@ -28,6 +28,10 @@ A wire kit is a module offering:
     A fast path for the host: a fresh object per match whose ``encode(observation)``
     returns the bytes of the game's observation message (without it the host
     serializes ``observation_to_proto``).
+``state_encoder() -> encoder`` (optional)
+    A faster path still: a fresh object per match whose ``encode(state, seat)`` returns
+    the bytes of ``observation_to_proto(state.observation(seat))`` written from the state
+    itself (no dict), or None when it cannot (the host then encodes the dict).
 ``RESULT_CASH`` (optional, default False)
     Also send the final scores as ``MatchResult.cash`` (Union Pacific, for bots older
     than ``MatchResult.scores``).
@@ -159,10 +163,27 @@ class ObservationEncoder:
     one ``ObservationEncoder`` per match keeps the reuse of unchanged fields).
     """
 
-    __slots__ = ("_by_game",)
+    __slots__ = ("_by_game", "_from_state")
 
     def __init__(self) -> None:
         self._by_game: dict[str, tuple[Any, bytes]] = {}
+        #: _from_state[game]: (the kit's state encoder or None, the member's tag)
+        self._from_state: dict[str, tuple[Any, bytes]] = {}
+
+    def encode_state(self, game: str, state: GameState, seat: int) -> bytes:
+        """The serialized ``Observation`` of ``state.observation(seat)`` (``state`` a game of
+        ``game``), written from the state when the game's kit can, else from the dict."""
+        entry = self._from_state.get(game)
+        if entry is None:
+            wire = wire_of(game)
+            make = getattr(wire, "state_encoder", None)
+            number = bot_pb2.Observation.DESCRIPTOR.fields_by_name[wire.ONEOF].number
+            entry = self._from_state[game] = (make() if make is not None else None, tag(number, 2))
+        encoder, member_tag = entry
+        body = encoder.encode(state, seat) if encoder is not None else None
+        if body is None:
+            return self.encode(state.observation(seat))
+        return length_prefixed(member_tag, body)
 
     def member_bytes(self, observation: Mapping[str, Any]) -> tuple[bytes, bytes]:
         """The ``Observation`` wrapper's tag for the game's member, and the member's bytes."""

@@ -190,6 +190,7 @@ def observation_from_proto(message: bot_pb2.TicketToRidePennsylvaniaObservation)
 
 _FIELDS = tuple(field.name for field in sorted(_Obs.DESCRIPTOR.fields, key=lambda f: f.number))
 _KEYS = frozenset(("game", *_FIELDS))
+_KEYS_BUT_EVENTS = _KEYS - {"public_events"}
 #: The fields that differ from seat to seat (kept per seat; the others are shared by the match's seats).
 _PER_SEAT = frozenset(("seat", "decision", "hand", "tickets", "offered_tickets", "chosen_tickets"))
 _EVENTS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["public_events"].number, 2)
@@ -210,10 +211,23 @@ class ObservationEncoder:
     def encode(self, observation: Mapping[str, Any]) -> bytes:
         if type(observation) is not dict or observation.keys() != _KEYS or observation["game"] != GAME:
             return observation_to_proto(observation).SerializeToString(deterministic=True)
+        return self._encode(observation, None)
+
+    def encode_fields(self, fields: Mapping[str, Any], events: bytes) -> bytes | None:
+        """The observation made of ``fields`` (all but ``public_events``) and the ``public_events``
+        entries ``events`` (already checked); None for fields this encoder does not expect."""
+        if type(fields) is not dict or fields.keys() != _KEYS_BUT_EVENTS or fields["game"] != GAME:
+            return None
+        return self._encode(fields, events)
+
+    def _encode(self, observation: Mapping[str, Any], events: bytes | None) -> bytes:
         kept = self._kept
         seat = observation["seat"]
         parts = []
         for name in _FIELDS:
+            if name == "public_events" and events is not None:
+                parts.append(events)
+                continue
             value = observation[name]
             if name == "public_events":
                 if not isinstance(value, list):
@@ -310,6 +324,15 @@ def observation_encoder() -> ObservationEncoder:
     return ObservationEncoder()
 
 
+def state_encoder() -> Any:
+    """A fresh encoder writing observations from the state (one per match, for the host):
+    ``.encode(state, seat)`` gives the bytes :func:`observation_encoder`'s encoder writes for
+    ``state.observation(seat)``, the public events encoded once per view, or None when it cannot."""
+    from arena.games.ticket_to_ride_pennsylvania.kit.wire_state import StateEncoder
+
+    return StateEncoder()
+
+
 # ----------------------------------------------------------------------- actions
 
 _ACTION_FIELDS = {field.name: field.message_type for field in _Action.DESCRIPTOR.fields}
@@ -344,4 +367,5 @@ def board_from_proto(message: bot_pb2.TicketToRidePennsylvaniaBoard) -> dict[str
 
 
 __all__ = ["GAME", "ONEOF", "OWN_VIEW", "check_own_view", "ObservationEncoder", "observation_decoders", "observation_encoder", "action_from_proto", "action_to_proto", "board_from_proto", "board_to_proto",
-           "event_from_proto", "event_to_proto", "observation_from_proto", "observation_to_proto"]
+           "event_from_proto", "event_to_proto", "observation_from_proto", "observation_to_proto",
+           "state_encoder"]

@@ -346,6 +346,15 @@ def observation_encoder() -> Any:
     return ObservationEncoder()
 
 
+def state_encoder() -> Any:
+    """A fresh encoder writing observations straight from the state (one per match, for the
+    host): ``.encode(state, seat)`` gives the bytes of ``observation_to_proto(state.observation(seat))``
+    as :func:`observation_encoder`'s encoder writes them, or None when it cannot."""
+    from arena.games.union_pacific.kit.wire_state import StateEncoder
+
+    return StateEncoder()
+
+
 event_to_proto = wire_events.event_to_proto
 event_from_proto = wire_events.event_from_proto
 
