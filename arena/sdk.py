@@ -99,8 +99,8 @@ class Match:
     decision_time_ms: int | None = None
     time_bank_ms: int | None = None
     _events: list[dict[str, Any]] = field(init=False, repr=False)
-    # per decision whose public_events are not in _events yet: its observation (during the
-    # decision), then a function giving them (decoded only if public_events is read)
+    # per decision whose public_events are not in _events yet: a function giving them, decoded
+    # from the request's bytes only if public_events is read (never from the bot's own dict)
     _unread: list[Any] = field(init=False, repr=False, compare=False)
     _events_lock: threading.Lock = field(init=False, repr=False, compare=False)
 
@@ -109,30 +109,25 @@ class Match:
         self._unread = []
         self._events_lock = threading.Lock()
 
-    def _observing(self, observation: Mapping[str, Any]) -> None:
-        """Before decide(): this decision's public events join :attr:`public_events` (when read)."""
+    def _observing(self, observation: Mapping[str, Any], source: Callable[[], Any] | None = None) -> None:
+        """Before decide(): this decision's public events join :attr:`public_events`, as the host
+        sent them whatever the bot does to its observation (``source`` gives the observation's
+        message again, e.g. from the request's bytes; decoded only if the log is read)."""
+        if isinstance(observation, LazyDict):
+            entry: Any = observation.reader("public_events", source)
+        else:
+            entry = list(observation.get("public_events", ()))
         with self._events_lock:
-            self._unread.append(observation)
-
-    def _observed(self, observation: Mapping[str, Any], source: Callable[[], Any] | None = None) -> None:
-        """After decide(): keep a way to read the decision's public events, not the parsed request
-        (``source`` gives the observation's message again, e.g. from the request's bytes)."""
-        with self._events_lock:
-            if self._unread and self._unread[-1] is observation:
-                if isinstance(observation, LazyDict):
-                    self._unread[-1] = observation.reader("public_events", source)
-                else:
-                    self._unread.pop()
-                    self._events.extend(observation.get("public_events", ()))
+            self._unread.append(entry)
 
     def _public_events(self) -> list[dict[str, Any]]:
         """Every public event this seat has been shown so far (each decision's ``public_events``,
-        in order: the very dicts of the observation while the bot keeps it), decoded when first read."""
+        in order, as the host sent them), decoded when first read."""
         with self._events_lock:
             if self._unread:
                 unread, self._unread = self._unread, []
                 for entry in unread:
-                    self._events.extend(entry() if callable(entry) else entry.get("public_events", ()))
+                    self._events.extend(entry() if callable(entry) else entry)
             return self._events
 
     @property
@@ -159,8 +154,27 @@ class Match:
         return forward_model(self.game, self.board, observation, self.public_events, legal_actions, seed)
 
 
-# A property over the InitVar of the same name (Match(..., public_events=[...]) still works).
-Match.public_events = property(Match._public_events, doc=Match._public_events.__doc__)  # type: ignore[assignment]
+def _set_public_events(match: Match, events: list[dict[str, Any]]) -> None:
+    with match._events_lock:
+        match._events, match._unread = list(events), []
+
+
+def _match_state(match: Match) -> dict[str, Any]:  # copy.deepcopy, pickle: the events, no lock
+    state = {k: v for k, v in match.__dict__.items() if k not in ("_events_lock", "_unread")}
+    return {**state, "_events": list(match._public_events())}
+
+
+def _set_match_state(match: Match, state: dict[str, Any]) -> None:
+    match.__dict__.update(state)
+    match._unread, match._events_lock = [], threading.Lock()
+
+
+# A property over the InitVar of the same name (Match(..., public_events=[...]) still works, and
+# so do setting it, copy.deepcopy and pickle).
+Match.public_events = property(Match._public_events, _set_public_events,  # type: ignore[assignment]
+                               doc=Match._public_events.__doc__)
+Match.__getstate__ = _match_state  # type: ignore[method-assign]
+Match.__setstate__ = _set_match_state  # type: ignore[method-assign]
 
 
 @dataclass(frozen=True)
@@ -380,14 +394,10 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             match = self._open(context, Match(
                 request.match_id, request.seat, observation["num_players"], observation["variant"],
                 observation["game"], None, _match_rng(request.match_id, request.seat)))
-        match._observing(observation)
+        match._observing(observation, _reparse(data, request) if data is not None else None)
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         legal = LegalActions(request.legal_actions)
-        try:
-            choice = self._hook(context, match, "decide()", self._decide, observation, legal)
-        finally:
-            match._observed(observation, _reparse(data, request) if data is not None else None)
-        index, debug = choice
+        index, debug = self._hook(context, match, "decide()", self._decide, observation, legal)
         if not 0 <= index < len(legal):
             log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
                         "the host will record an illegal action", index, len(legal), match.match_id,
