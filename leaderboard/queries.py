@@ -275,6 +275,28 @@ def results_key(store: Store, tournament_id: int | None = None, table_size: int 
     return (int(count), int(versions), top, exclusions)
 
 
+def data_version(store: Store) -> tuple[Any, ...]:
+    """What every page's content depends on, in one query over a few small rows (the web
+    pages' answer cache is keyed by it, :mod:`leaderboard.web.cache`): the matches stored
+    (``match_counts``), the bot versions (count, newest), the bots (count, removed), the
+    tournaments (count, latest change: a status change stamps ``updated_at``) and the worker
+    exclusions (count, latest).  Storing a match, adding or removing a bot or version,
+    creating a tournament or changing its status, excluding or including a worker: each
+    changes it."""
+    def one(column: Any) -> Any:
+        return sa_select(column).scalar_subquery()
+
+    query = sa_select(
+        one(func.coalesce(func.sum(col(MatchCount.matches)), 0)),
+        one(func.count(col(BotVersion.id))), one(func.max(col(BotVersion.id))),
+        one(func.count(col(Bot.id))), one(func.count(col(Bot.removed_at))),
+        one(func.count(col(Tournament.id))), one(func.max(col(Tournament.updated_at))),
+        one(func.count(col(ExcludedWorker.worker))), one(func.max(col(ExcludedWorker.excluded_at))),
+    )
+    with store.read_session() as session:
+        return tuple(session.exec(query).one())  # type: ignore[call-overload]
+
+
 def match_counts(store: Store) -> dict[int, int]:
     """Stored matches per tournament (from ``match_counts``: a few rows)."""
     with store.read_session() as session:
