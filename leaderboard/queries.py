@@ -35,6 +35,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
 from arena.records import Fault
+from leaderboard import replays
 from leaderboard.errors import CorruptDataError, UnknownMatchError
 from leaderboard.models import SEAT_INCIDENT, Bot, BotVersion, ExcludedWorker, Match, MatchCount, Seat, Tournament
 from leaderboard.rows import BotRow, MatchRow, TournamentRow
@@ -96,24 +97,44 @@ def _decode(cursor: str, kind: str, count: int) -> list[str]:
 # -- matches ---------------------------------------------------------------------------
 
 
-def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
-    """The matches where the bot (any version) or one version (``NAME@NUMBER``) held a seat."""
+def _seats_of_participant(session: Session, text_: str) -> ColumnElement[bool]:
+    """The seats of the bot (any version) or of one version (``NAME@NUMBER``)."""
     bot = session.exec(select(Bot).where(col(Bot.name) == text_)).first()
     if bot is not None:
-        mine = col(Seat.bot_id) == bot.id
-    else:
-        _, version = _find_version(session, text_)  # UnknownBotError if there is no such bot
-        mine = col(Seat.bot_version_id) == version.id
-    return exists().where(col(Seat.match_id) == col(Match.id), mine)
+        return col(Seat.bot_id) == bot.id
+    _, version = _find_version(session, text_)  # UnknownBotError if there is no such bot
+    return col(Seat.bot_version_id) == version.id
+
+
+def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
+    """The matches where the bot (any version) or one version (``NAME@NUMBER``) held a seat."""
+    return exists().where(col(Seat.match_id) == col(Match.id), _seats_of_participant(session, text_))
 
 
 def games_played(store: Store, participant: str) -> list[str]:
-    """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name."""
+    """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name.
+
+    From its seats (by index), one probe per stored game: a store of one game needs only
+    to know whether it has a seat at all; with several, a game it played is found at its
+    first seat of that game, one it did not play takes a walk of its own seats (never of
+    the other bots' matches)."""
     with store.read_session() as session:
-        played = _played_by(session, participant)
-        return sorted(session.exec(
-            select(col(Tournament.game)).join(Match, col(Match.tournament_id) == col(Tournament.id))
-            .where(played).distinct()).all())
+        mine = _seats_of_participant(session, participant)
+        games = sorted(session.exec(select(col(Tournament.game)).distinct()).all())
+        if len(games) <= 1:  # every match is of a tournament, so of that game
+            seat = session.exec(select(col(Seat.match_id)).where(mine).limit(1)).first()
+            return games if seat is not None else []
+        found = []
+        for game in games:
+            seat = session.exec(
+                select(col(Seat.match_id))
+                .join(Match, col(Match.id) == col(Seat.match_id))
+                .join(Tournament, col(Tournament.id) == col(Match.tournament_id))
+                .where(mine, col(Tournament.game) == game).limit(1)
+            ).first()
+            if seat is not None:
+                found.append(game)
+        return found
 
 
 def match_page(store: Store, *, tournament_id: int | None = None, bot: str | None = None,
@@ -186,6 +207,24 @@ def deal_seatings(store: Store, match_id: str) -> dict[str, tuple[int, ...]]:
     for found, _, version in rows:
         seatings[found].append(int(version))
     return {found: tuple(versions) for found, versions in seatings.items()}
+
+
+def stored_replays(store: Store, match_ids: list[str]) -> dict[str, dict[str, Any] | None]:
+    """The replays of a few matches (by id, in one query): each parsed, or None when it does not
+    read (:meth:`Store.get_match` says why); ids that are not stored are left out."""
+    found: dict[str, dict[str, Any] | None] = {}
+    if not match_ids:
+        return found
+    with store.read_session() as session:
+        rows = session.exec(  # type: ignore[call-overload]
+            sa_select(col(Match.id), col(Match.replay_z)).where(col(Match.id).in_(match_ids[:MAX_LIMIT]))).all()
+    for match_id, packed in rows:
+        what = f"match {match_id!r}: the stored replay"
+        try:
+            found[match_id] = _load_json(replays.unpack(packed, what), what, dict)
+        except CorruptDataError:
+            found[match_id] = None
+    return found
 
 
 @dataclass(frozen=True)
