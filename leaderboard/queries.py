@@ -8,8 +8,10 @@ an index, however many matches are stored:
 - a page of matches is found by *keyset*: newest first by start time (then id), and
   the next page starts after the last row of this one (:func:`match_page`), so page
   1,000 costs what page 1 does;
-- a tournament's or a bot's matches are filtered in SQL (a bot's with ``EXISTS`` on
-  its seats, walking the start-time index until the page is full);
+- a tournament's or a bot's matches are filtered in SQL: a bot's that played many
+  matches with ``EXISTS`` on its seats, walking the start-time index until the page
+  is full; one with fewer than :data:`FEW_SEATS` from its seats (a new version's
+  page does not walk a million matches to find its three);
 - :func:`results_key` says whether a scope's results changed, from a few rows: the
   count of its matches (``match_counts``, kept by triggers as matches are stored)
   and the bot versions'.
@@ -53,6 +55,9 @@ from leaderboard.store_core import (
 #: Rows of a list when the request names no ``limit``, and the most it may ask for.
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
+#: A bot (version) with fewer seats than this has its matches found from its seats (then
+#: sorted); with more, by walking the matches newest first until the page is full.
+FEW_SEATS = 2000
 
 T = TypeVar("T")
 
@@ -106,11 +111,6 @@ def _seats_of_participant(session: Session, text_: str) -> ColumnElement[bool]:
     return col(Seat.bot_version_id) == version.id
 
 
-def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
-    """The matches where the bot (any version) or one version (``NAME@NUMBER``) held a seat."""
-    return exists().where(col(Seat.match_id) == col(Match.id), _seats_of_participant(session, text_))
-
-
 def games_played(store: Store, participant: str) -> list[str]:
     """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name.
 
@@ -159,11 +159,20 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
         query = query.where(or_(col(Match.started_at) < started,
                                 and_(col(Match.started_at) == started, col(Match.id) > after)))
     with store.read_session() as session:
+        few = False
+        if bot is not None:
+            mine = _seats_of_participant(session, bot)
+            few = session.exec(  # type: ignore[call-overload]
+                sa_select(func.count()).select_from(sa_select(col(Seat.match_id)).where(mine).limit(FEW_SEATS)
+                                                    .subquery())).one()[0] < FEW_SEATS
+            if few:  # from its seats: a new version's page must not walk every match to find none
+                query = query.where(col(Match.id).in_(select(col(Seat.match_id)).where(mine)))
+            else:  # newest first until the page is full: it is in many of them
+                query = query.where(exists().where(col(Seat.match_id) == col(Match.id), mine))
         if tournament_id is not None:
             _find_tournament(session, tournament_id)
-            query = query.where(col(Match.tournament_id) == tournament_id)
-        if bot is not None:
-            query = query.where(_played_by(session, bot))
+            # "+ 0" when the bot's seats lead: SQLite would otherwise walk the tournament's matches
+            query = query.where((col(Match.tournament_id) + 0 if few else col(Match.tournament_id)) == tournament_id)
         found = list(session.exec(query))
         more = len(found) > limit
         found = found[:limit]

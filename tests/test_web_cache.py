@@ -168,3 +168,31 @@ def test_data_version_changes_with_each_kind_of_change(db_url: str, templates: d
         seen.append(queries.data_version(store))
         assert len(set(seen)) == len(seen)
         assert queries.data_version(store) == seen[-1]  # nothing changed: the same
+
+
+@pytest.mark.parametrize("few_seats", [1, 10_000])
+def test_a_bots_matches_are_the_same_whichever_way_they_are_found(db_url: str, templates: dict[int, list[Any]],
+                                                                  few_seats: int,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot with many seats is found by walking the matches, one with few from its seats
+    (queries.FEW_SEATS): the pages are the same, with and without a tournament, for a bot,
+    one version, and a new version with no match at all."""
+    monkeypatch.setattr(queries, "FEW_SEATS", few_seats)
+    with Store.open(db_url) as store:
+        tournaments = fill(store, 30, templates=templates, bots=8, tournaments=2)
+        bot = store.list_matches()[0].seats[0].bot
+        name = bot.split("@")[0]
+        store.add_bot(name, "2.0", "me", "python", manifest_path="/x/bot.toml", files_sha256="ab" * 32)
+        for who in (bot, name, f"{name}@2"):
+            for tid in (None, tournaments[1]):
+                expected = [m.id for m in store.list_matches(tournament_id=tid, bot=who)]
+                got, cursor = [], None
+                while True:
+                    page = queries.match_page(store, tournament_id=tid, bot=who, limit=4, cursor=cursor)
+                    got += [m.id for m in page.items]
+                    assert all(any(s.bot.split("@")[0] == name for s in m.seats) for m in page.items)
+                    cursor = page.next_cursor
+                    if cursor is None:
+                        break
+                assert got == expected, (who, tid)
+                assert (who == f"{name}@2") == (expected == [])
