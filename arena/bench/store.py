@@ -399,9 +399,11 @@ class Server:
         return _rss_mb(self.process.pid)
 
 
-def load(server: Server, paths: Sequence[str], *, clients: int = 10, requests: int = 20) -> ServeFigures:
+def load(server: Server, paths: Sequence[str], *, clients: int = 10, requests: int = 20,
+         fresh: bool = False) -> ServeFigures:
     """``clients`` threads asking ``requests`` paths each (round robin, each thread starting
-    elsewhere in ``paths``), at the same time."""
+    elsewhere in ``paths``), at the same time; ``fresh``: every answer made afresh
+    (``Cache-Control: no-cache``, as when a match has just been stored)."""
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -411,7 +413,7 @@ def load(server: Server, paths: Sequence[str], *, clients: int = 10, requests: i
             path = paths[(k + i) % len(paths)]
             start = time.perf_counter()
             try:
-                status, _ = server.get(path)
+                status, _ = server.get(path, fresh=fresh)
             except OSError:
                 status = 0
             elapsed = (time.perf_counter() - start) * 1000

@@ -439,11 +439,14 @@ def run_store(args: argparse.Namespace) -> int:
                         server.wait_for_fit(path)  # the refits run one at a time in the background
                     with console.status(f"{args.clients} parallel clients x {args.requests} requests..."):
                         f = load(server, paths, clients=args.clients, requests=args.requests)
-                    console.print(f"arena serve, {f.clients} parallel clients, {f.requests} requests over the "
-                                  f"pages above ({f.errors} not 200) in {f.seconds:,.1f} s: latency p50 "
-                                  f"{f.p50_ms:,.0f} ms, p90 {f.p90_ms:,.0f} ms, p99 {f.p99_ms:,.0f} ms, max "
-                                  f"{f.max_ms:,.0f} ms; server memory {f.rss_mb:,.0f} MB resident "
-                                  f"(peak {f.peak_rss_mb:,.0f} MB)")
+                    with console.status(f"the same, every answer made afresh (Cache-Control: no-cache)..."):
+                        g = load(server, paths, clients=args.clients, requests=args.requests, fresh=True)
+                    for what, h in (("", f), (", every answer made afresh (no-cache)", g)):
+                        console.print(f"arena serve, {h.clients} parallel clients{what}, {h.requests} requests over "
+                                      f"the pages above ({h.errors} not 200) in {h.seconds:,.1f} s: latency p50 "
+                                      f"{h.p50_ms:,.0f} ms, p90 {h.p90_ms:,.0f} ms, p99 {h.p99_ms:,.0f} ms, max "
+                                      f"{h.max_ms:,.0f} ms; server memory {h.rss_mb:,.0f} MB resident "
+                                      f"(peak {h.peak_rss_mb:,.0f} MB)")
                 else:
                     rss, peak = server.rss_mb()
                     console.print(f"server memory {rss:,.0f} MB resident (peak {peak:,.0f} MB)")
