@@ -255,10 +255,10 @@ def _times(get: Callable[[str], tuple[int, int]], path: str, repeat: int) -> lis
 
 
 def _time(get: Callable[[str], tuple[int, int]], path: str, repeat: int,
-          fresh: Callable[[str], tuple[int, int]] | None = None) -> Timing:
+          fresh: Callable[[str], tuple[int, int]] | None = None, cold: float | None = None) -> Timing:
     start = time.perf_counter()
     status, size = get(path)
-    cold = (time.perf_counter() - start) * 1000
+    cold = (time.perf_counter() - start) * 1000 if cold is None else cold
     warm = _times(get, path, repeat)
     afresh = None if fresh is None else statistics.median(_times(fresh, path, repeat))
     return Timing(path, cold, statistics.median(warm), warm[min(len(warm) - 1, int(0.9 * len(warm)))], size, status,
@@ -266,10 +266,20 @@ def _time(get: Callable[[str], tuple[int, int]], path: str, repeat: int,
 
 
 def time_paths(get: Callable[[str], tuple[int, int]], paths: Sequence[str], repeat: int,
-               fresh: Callable[[str], tuple[int, int]] | None = None) -> list[Timing]:
+               fresh: Callable[[str], tuple[int, int]] | None = None,
+               settle: Callable[[], None] | None = None) -> list[Timing]:
     """Each path cold, then ``repeat`` times warm, then (with ``fresh``, a ``get`` that passes
-    the server's cache by) ``repeat`` times made afresh; ``get`` answers (status, body bytes)."""
-    return [_time(get, path, repeat, fresh) for path in paths]
+    the server's cache by) ``repeat`` times made afresh; ``get`` answers (status, body bytes).
+    ``settle``: called after every path's cold view and before the warm ones (to wait for the
+    rating fits the cold views started, so that warm means warm)."""
+    colds = []
+    for path in paths:
+        start = time.perf_counter()
+        get(path)
+        colds.append((time.perf_counter() - start) * 1000)
+    if settle is not None:
+        settle()
+    return [_time(get, path, repeat, fresh, cold) for path, cold in zip(paths, colds)]
 
 
 def bench_paths(store: Any, bot: str, tournament: int, match_id: str) -> list[str]:
@@ -389,7 +399,7 @@ class Server:
         deadline = time.monotonic() + limit_s
         while True:
             fit = self.json(path)["fit"]
-            if fit["behind"] == 0 or time.monotonic() > deadline:
+            if (fit["behind"] == 0 and not fit.get("fitting")) or time.monotonic() > deadline:
                 return dict(fit)
             time.sleep(0.5)
 

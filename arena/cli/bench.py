@@ -408,10 +408,19 @@ def run_store(args: argparse.Namespace) -> int:
             console.print(f"{filled}the store holds {total:,} matches in {size / 1e6:,.1f} MB: "
                           f"[bold]{size / total / 1024:,.2f} KB per match[/bold] ({url})")
             with Server(args.db) as server:
-                with console.status(f"timing {len(paths)} pages and endpoints..."):
-                    timings = time_paths(server.get, paths, args.repeat, lambda p: server.get(p, fresh=True))
-                table = Table(title=f"{total:,} matches: each page cold, then warm x{args.repeat}, then made afresh "
-                                    f"x{args.repeat} (Cache-Control: no-cache) (ms, over HTTP on 127.0.0.1)")
+                b = quote(bot, safe="")
+                fitted_paths = ("/api/leaderboard", "/api/leaderboard?players=4", f"/api/bots/{b}",
+                                f"/api/leaderboard?tournament={biggest}", f"/api/bots/{b}?tournament={biggest}",
+                                f"/api/leaderboard?tournament={biggest}&versions=all")
+
+                def settle() -> None:  # the refits run one at a time in the server's background
+                    for path in fitted_paths:
+                        server.wait_for_fit(path)
+
+                with console.status(f"timing {len(paths)} pages and endpoints (cold, the fits, warm, afresh)..."):
+                    timings = time_paths(server.get, paths, args.repeat, lambda p: server.get(p, fresh=True), settle)
+                table = Table(title=f"{total:,} matches: each page cold, then (the fits done) warm x{args.repeat}, then "
+                                    f"made afresh x{args.repeat} (Cache-Control: no-cache) (ms, over HTTP on 127.0.0.1)")
                 for col in ("page", "status", "cold", "warm median", "warm p90", "afresh median", "KB"):
                     table.add_column(col, justify="left" if col == "page" else "right")
                 for t in timings:
@@ -433,10 +442,7 @@ def run_store(args: argparse.Namespace) -> int:
                 if args.clients:
                     for path in paths:  # every scope's fit made again after the new deal
                         server.get(path)
-                    b = quote(bot, safe="")
-                    for path in ("/api/leaderboard", "/api/leaderboard?players=4", f"/api/bots/{b}",
-                                 f"/api/leaderboard?tournament={biggest}", f"/api/bots/{b}?tournament={biggest}"):
-                        server.wait_for_fit(path)  # the refits run one at a time in the background
+                    settle()
                     with console.status(f"{args.clients} parallel clients x {args.requests} requests..."):
                         f = load(server, paths, clients=args.clients, requests=args.requests)
                     with console.status(f"the same, every answer made afresh (Cache-Control: no-cache)..."):
