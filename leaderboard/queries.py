@@ -27,7 +27,7 @@ import binascii
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import and_, exists, func, or_, text, true
@@ -180,6 +180,17 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
     rows = [_match_row(m, game, seats.get(m.id, NO_PARTICIPANTS), None) for m, game in found]
     following = _encode("match", rows[-1].started_at.isoformat(), rows[-1].id) if more and rows else None
     return Page(rows, following)
+
+
+def newest_ends(store: Store, tournament_id: int, limit: int) -> list[datetime]:
+    """When the tournament's newest ``limit`` matches (by start) ended: their start and
+    duration only, through the (tournament, start time) index."""
+    with store.read_session() as session:
+        rows = session.exec(  # type: ignore[call-overload]
+            sa_select(col(Match.started_at), col(Match.duration_s))
+            .where(col(Match.tournament_id) == tournament_id)
+            .order_by(col(Match.started_at).desc()).limit(limit)).all()
+    return [started + timedelta(seconds=duration) for started, duration in rows]
 
 
 def match_without_replay(store: Store, match_id: str) -> MatchRow:

@@ -443,6 +443,8 @@ def run_store(args: argparse.Namespace) -> int:
                     for path in paths:  # every scope's fit made again after the new deal
                         server.get(path)
                     settle()
+                    for path in paths:  # warm: each answer made once with the new fits
+                        server.get(path)
                     with console.status(f"{args.clients} parallel clients x {args.requests} requests..."):
                         f = load(server, paths, clients=args.clients, requests=args.requests)
                     with console.status(f"the same, every answer made afresh (Cache-Control: no-cache)..."):
