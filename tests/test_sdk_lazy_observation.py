@@ -240,3 +240,15 @@ def test_a_match_copies_pickles_and_sets_its_public_events() -> None:
         assert len(match.public_events) == 2
     match.public_events = events[1:]
     assert match.public_events == events[1:] and not match.history_complete
+
+
+def test_a_value_that_does_not_decode_is_a_value_error_naming_its_key() -> None:
+    from arena.protocol.lazy import LazyDict, placeholders
+
+    def broken(message: Any) -> Any:
+        return {}["no such company"]  # a decoder's own KeyError must not read as a missing key
+
+    observation = LazyDict(object(), {"companies": broken}, placeholders(["companies"]))
+    assert "companies" in observation
+    with pytest.raises(ValueError, match="'companies' does not decode: 'no such company'"):
+        observation["companies"]

@@ -68,7 +68,10 @@ class LazyDict(dict):  # type: ignore[type-arg]
         with _LOCK:
             value = dict.get(self, key, _GONE)
             if value is NOT_DECODED:
-                value = self._decoders[key](self._message)
+                try:
+                    value = self._decoders[key](self._message)
+                except Exception as exc:  # a KeyError would read as "no such key": say which and why
+                    raise ValueError(f"the observation's {key!r} does not decode: {exc}") from exc
                 dict.__setitem__(self, key, value)
             elif value is _GONE:  # deleted meanwhile by another thread
                 raise KeyError(key)
