@@ -9,10 +9,8 @@ import time
 from arena.cli.console import make_console
 from rich.table import Table
 
-from arena.bench.engine import bench_engine
 from arena.cli.errors import UserError
 from arena.cli.game_option import add_game_option, chosen_games
-from arena.games import get_game
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -120,6 +118,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_engine(args: argparse.Namespace) -> int:
+    from arena.bench.engine import bench_engine  # the engines load here, not for 'arena --help'
+    from arena.games import get_game
+
     if args.games < 1:
         raise UserError("--games must be at least 1")
     console = make_console()
