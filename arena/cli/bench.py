@@ -451,7 +451,7 @@ def run_store(args: argparse.Namespace) -> int:
                         server.get(path)
                     with console.status(f"{args.clients} parallel clients x {args.requests} requests..."):
                         f = load(server, paths, clients=args.clients, requests=args.requests)
-                    with console.status(f"the same, every answer made afresh (Cache-Control: no-cache)..."):
+                    with console.status("the same, every answer made afresh (Cache-Control: no-cache)..."):
                         g = load(server, paths, clients=args.clients, requests=args.requests, fresh=True)
                     for what, h in (("", f), (", every answer made afresh (no-cache)", g)):
                         console.print(f"arena serve, {h.clients} parallel clients{what}, {h.requests} requests over "
