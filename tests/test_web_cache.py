@@ -11,6 +11,7 @@ and a limit out of range is a 400 on every list, page or endpoint.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -26,7 +27,7 @@ from leaderboard.queries import DEFAULT_LIMIT, MAX_LIMIT
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
 from leaderboard.web import create_app
-from leaderboard.web.cache import ResponseCache
+from leaderboard.web.cache import ENTRY_OVERHEAD, MAX_ENTRIES, ResponseCache, cached
 
 
 @pytest.fixture(scope="module")
@@ -91,19 +92,60 @@ def test_a_change_to_the_store_shows_at_the_next_view(db_url: str, templates: di
 
 
 def test_the_cache_is_bounded_and_keeps_only_whole_200_answers() -> None:
-    cache = ResponseCache(max_bytes=8_000, ttl_s=60)
-    for k in range(20):
+    cache = ResponseCache(max_bytes=16_000, ttl_s=60)
+    for k in range(30):
         cache.put(("", f"/p{k}", ""), "v", 0.0 + 1e12, Response(b"x" * 900))
-        assert cache.bytes <= 8_000
-    assert len(cache) == 8 and cache.get(("", "/p0", ""), "v") is None  # the oldest were dropped
+        assert cache.bytes <= 16_000
+    each = 900 + ENTRY_OVERHEAD  # and its headers and address: a few dozen bytes
+    assert len(cache) in (16_000 // (each + 100), 16_000 // each) and cache.get(("", "/p0", ""), "v") is None
     assert cache.get(("", "/p19", ""), "v") is not None
     assert cache.get(("", "/p19", ""), "other version") is None
-    cache.put(("", "/big", ""), "v", 1e12, Response(b"x" * 1_001))  # over an eighth of the whole: not kept
+    cache.put(("", "/big", ""), "v", 1e12, Response(b"x" * 2_001))  # over an eighth of the whole: not kept
     cache.put(("", "/missing", ""), "v", 1e12, Response(b"no", status_code=404))
     assert cache.get(("", "/big", ""), "v") is None and cache.get(("", "/missing", ""), "v") is None
     stale = ResponseCache(ttl_s=0)  # nothing outlives its ttl
     stale.put(("", "/", ""), "v", 0.0, Response(b"x"))
     assert stale.get(("", "/", ""), "v") is None
+
+
+def test_long_addresses_count_against_the_bound_and_entries_are_capped() -> None:
+    """An address is part of what is kept: 8 KB query strings with empty bodies (any unknown
+    parameter makes a new address) cannot grow the cache past its bound."""
+    cache = ResponseCache(max_bytes=1_000_000, ttl_s=60)
+    for k in range(500):
+        cache.put(("", "/api/tournaments", f"x={k}&" + "y" * 8_000), "v", 1e12, Response(b""))
+        assert cache.bytes <= 1_000_000
+    assert len(cache) < 125  # about 1 MB / 8.4 KB
+    many = ResponseCache(max_bytes=10**9, ttl_s=60)
+    for k in range(MAX_ENTRIES + 50):
+        many.put(("", f"/p{k}", ""), "v", 1e12, Response(b"x"))
+    assert len(many) == MAX_ENTRIES
+
+
+def test_views_that_miss_at_once_make_the_answer_once() -> None:
+    import threading
+
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    made = []
+
+    @cached(lambda request: "v1")
+    def slow(request: Any) -> Response:
+        made.append(1)
+        time.sleep(0.3)  # long enough for the other views to arrive while it is made
+        return Response(b"page")
+
+    app = Starlette(routes=[Route("/", slow)])
+    app.state.responses = ResponseCache(ttl_s=60)
+    with TestClient(app) as client:
+        answers: list[bytes] = []
+        views = [threading.Thread(target=lambda: answers.append(client.get("/").content)) for _ in range(5)]
+        for view in views:
+            view.start()
+        for view in views:
+            view.join()
+    assert answers == [b"page"] * 5 and len(made) == 1
 
 
 def test_no_cache_makes_the_answer_afresh_and_cache_zero_keeps_none(tmp_path: Path,

@@ -12,9 +12,14 @@ again: a new match, bot, tournament status or fit shows at once.  What depends o
 clock alone (how old a fit is, a running tournament's rate and time to go) is at most
 ``ttl_s`` seconds old: an answer is made again after that.
 
-Bounded: at most ``max_bytes`` of bodies (least recently used dropped first), no body
-over ``max_bytes // 8``.  Only 200 answers are kept.  A request with ``Cache-Control:
-no-cache`` is answered afresh (and the fresh answer kept), as HTTP says.
+Bounded: at most ``max_bytes`` for all answers together, counting each one's body,
+headers, address (a query string can be long, and any parameter makes a new address)
+and :data:`ENTRY_OVERHEAD` bytes for the rest (least recently used dropped first); no
+answer over ``max_bytes // 8``; at most :data:`MAX_ENTRIES` answers.  A request with
+``Cache-Control: no-cache`` is answered afresh (and the fresh answer kept), as HTTP says.
+
+Requests for the same address that miss at once make the answer once: the first makes
+it, the others wait for it (after a new match, ten clients viewing ``/`` cost one page).
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ from starlette.responses import Response
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: How old an answer may be, at most, whatever the data version (seconds).
 DEFAULT_TTL_S = 5.0
+#: Answers kept at most, whatever their size.
+MAX_ENTRIES = 2000
+#: What an answer costs beyond its body, headers and address (the entry, the key's tuple).
+ENTRY_OVERHEAD = 400
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,12 @@ class _Entry:
     status: int
     headers: tuple[tuple[bytes, bytes], ...]
     body: bytes
+    size: int  # what it counts for against max_bytes
+
+
+def _size(key: Hashable, headers: tuple[tuple[bytes, bytes], ...], body: bytes) -> int:
+    address = sum(len(part) for part in key if isinstance(part, (str, bytes))) if isinstance(key, tuple) else 0
+    return len(body) + sum(len(n) + len(v) for n, v in headers) + address + ENTRY_OVERHEAD
 
 
 class ResponseCache:
@@ -54,6 +69,7 @@ class ResponseCache:
         self.ttl_s = ttl_s
         self._lock = threading.Lock()
         self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self._making: dict[Hashable, threading.Lock] = {}  # addresses whose answer is being made
         self.bytes = 0
         self.hits = 0
         self.misses = 0
@@ -80,18 +96,34 @@ class ResponseCache:
         body = getattr(response, "body", None)
         if response.status_code != 200 or not isinstance(body, bytes) or response.background is not None:
             return
-        if len(body) > self.max_bytes // 8:
+        headers = tuple(response.raw_headers)
+        size = _size(key, headers, body)
+        if size > self.max_bytes // 8:
             return
-        entry = _Entry(version, made, response.status_code, tuple(response.raw_headers), body)
+        entry = _Entry(version, made, response.status_code, headers, body, size)
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
-                self.bytes -= len(old.body)
+                self.bytes -= old.size
             self._entries[key] = entry
-            self.bytes += len(body)
-            while self.bytes > self.max_bytes and self._entries:
+            self.bytes += size
+            while (self.bytes > self.max_bytes or len(self._entries) > MAX_ENTRIES) and self._entries:
                 _, dropped = self._entries.popitem(last=False)
-                self.bytes -= len(dropped.body)
+                self.bytes -= dropped.size
+
+    def making(self, key: Hashable) -> threading.Lock:
+        """The lock held while ``key``'s answer is made (one maker per address at a time)."""
+        with self._lock:
+            lock = self._making.get(key)
+            if lock is None:
+                lock = self._making[key] = threading.Lock()
+            return lock
+
+    def made(self, key: Hashable, lock: threading.Lock) -> None:
+        """Forget ``key``'s lock once no one waits for it (the map holds addresses in flight only)."""
+        with self._lock:
+            if self._making.get(key) is lock and not lock.locked():
+                del self._making[key]
 
     def clear(self) -> None:
         with self._lock:
@@ -117,13 +149,21 @@ def cached(version: Callable[[Request], Hashable]) -> Callable[[Callable[[Reques
             found = None if fresh else cache.get(key, now)
             if found is not None:
                 return found
-            response = handler(request)
-            cache.put(key, now, made, response)
-            return response
+            lock = cache.making(key)
+            try:
+                with lock:  # another request making this answer: wait for it, then take it
+                    found = None if fresh else cache.get(key, now)
+                    if found is not None:
+                        return found
+                    response = handler(request)
+                    cache.put(key, now, made, response)
+                    return response
+            finally:
+                cache.made(key, lock)
 
         return answer
 
     return wrap
 
 
-__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TTL_S", "ResponseCache", "cached"]
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TTL_S", "ENTRY_OVERHEAD", "MAX_ENTRIES", "ResponseCache", "cached"]
