@@ -162,11 +162,14 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
         few = False
         if bot is not None:
             mine = _seats_of_participant(session, bot)
+            seated = sa_select(col(Seat.match_id)).where(mine)
+            if tournament_id is not None:  # few in this tournament (however many elsewhere) counts as few
+                seated = seated.join(Match, col(Match.id) == col(Seat.match_id)).where(
+                    col(Match.tournament_id) == tournament_id)
             few = session.exec(  # type: ignore[call-overload]
-                sa_select(func.count()).select_from(sa_select(col(Seat.match_id)).where(mine).limit(FEW_SEATS)
-                                                    .subquery())).one()[0] < FEW_SEATS
+                sa_select(func.count()).select_from(seated.limit(FEW_SEATS).subquery())).one()[0] < FEW_SEATS
             if few:  # from its seats: a new version's page must not walk every match to find none
-                query = query.where(col(Match.id).in_(select(col(Seat.match_id)).where(mine)))
+                query = query.where(col(Match.id).in_(seated))
             else:  # newest first until the page is full: it is in many of them
                 query = query.where(exists().where(col(Seat.match_id) == col(Match.id), mine))
         if tournament_id is not None:
