@@ -1,0 +1,209 @@
+"""The rating fit's reading path as arrays (``leaderboard.result_reader``) gives what the
+per-match path (``Store.rated_matches`` -> ``RatedMatch`` -> ``FinishingOrders.build``,
+``live_elo_history``) gives, on a real SQLite file and a real PostgreSQL server.
+
+The store holds realistic Union Pacific matches (the benchmark's filler: real replays, tables
+of 2 to 6, the imaginary third shareholder at tables of two), Ticket to Ride matches played by
+its engine, matches with shared places and forfeits, and a bot with two versions; every scope
+(overall per game, each tournament, each table size, current or all versions) is compared:
+the arrays, the fitted ratings and intervals, the live Elo, the cross-table (against a count
+made here match by match), the leaderboard and the pages' fit (history, played, tournaments).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from arena.bench.store import Filler, ensure_bots, play_templates
+from arena.records import MatchTermination
+from leaderboard.finishing_orders import FinishingOrders, RatedMatch
+from leaderboard.ratings import fit, live_elo_history
+from leaderboard.result_arrays import ResultArrays
+from leaderboard.result_reader import read_results
+from leaderboard.standings import compute_leaderboard
+from leaderboard.store import Store
+from leaderboard.web.fits import build_fit, spread
+from tests.test_results_per_game import engine_record
+
+UP, TTR = "union_pacific", "ticket_to_ride_pennsylvania"
+SHA = "ab" * 32
+
+
+@pytest.fixture(scope="module")
+def templates() -> dict[int, list[Any]]:
+    return play_templates(games_per_size=1)
+
+
+def _odd(record: Any, n: int) -> Any:
+    """Every third match gets a shared place, every fifth a forfeit (the forfeiting seat last)."""
+    seats = list(record.seats)
+    if n % 3 == 0 and len(seats) >= 2:
+        first = min(seats, key=lambda s: s.place)
+        second = min((s for s in seats if s is not first), key=lambda s: s.place)
+        seats[seats.index(second)] = dataclasses.replace(second, place=first.place)
+    if n % 5 == 0:
+        last = len(seats) + len(record.references)
+        seats[0] = dataclasses.replace(seats[0], forfeited=True, place=last)
+        return dataclasses.replace(record, seats=tuple(seats), termination=MatchTermination.FORFEIT)
+    return dataclasses.replace(record, seats=tuple(seats))
+
+
+@pytest.fixture
+def store(db_url: str, templates: dict[int, list[Any]]) -> Iterator[Store]:
+    with Store.open(db_url) as store:
+        names = ensure_bots(store, 6)
+        filler = Filler(templates, names, 3)
+        n = 0
+        tournaments = [store.create_tournament(UP, {"bots": names, "table_sizes": [2, 3, 4, 5, 6]}, k)
+                       for k in range(2)]
+        index = dict.fromkeys(tournaments, 0)
+        for deal in range(24):
+            if deal == 12:  # a second version of one bot: its new matches are the new version's
+                store.add_bot(names[0].split("@")[0], "2", "t", "python", manifest_path="/b/two/bot.toml",
+                              files_sha256=SHA)
+            tid = tournaments[deal % 2]
+            batch = []
+            for record in filler.deal(f"up-{deal:03d}", 1.0e9 + deal):
+                if deal >= 12:
+                    record = dataclasses.replace(record, seats=tuple(
+                        dataclasses.replace(seat, bot=seat.bot.replace("@1", "@2")) if seat.bot == names[0] else seat
+                        for seat in record.seats))
+                batch.append((tid, index[tid], index[tid] // 10, _odd(record, n)))
+                index[tid] += 1
+                n += 1
+            store.record_matches(batch)
+        ttr = store.create_tournament(TTR, {"bots": names[:4], "table_sizes": [2, 3]}, 9)
+        plain = [name.split("@")[0] for name in names]
+        for i, seats in enumerate([plain[:2], plain[1:4], plain[2:4], plain[:3], plain[::2][:2]]):
+            record = engine_record(TTR, tuple(seats), 40 + i, f"ttr-{i}")
+            store.record_match(ttr, i, 0, _odd(record, 3 * i))
+        yield store
+
+
+def _scopes(store: Store) -> list[tuple[int | None, int | None, str]]:
+    scopes: list[tuple[int | None, int | None, str]] = []
+    for game in (UP, TTR):
+        tournaments = [t.id for t in store.list_tournaments() if t.game == game]
+        for tid in [None, *tournaments]:
+            for players in [None, *store.table_sizes(tid, game=game)]:
+                scopes.append((tid, players, game))
+    return scopes
+
+
+def _cross_table_by_hand(matches: list[RatedMatch]) -> dict[tuple[Hashable, Hashable], tuple[int, int, int, int]]:
+    counts: dict[tuple[Hashable, Hashable], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for m in matches:
+        for a in m.places:
+            for b in m.places:
+                if str(a) < str(b):
+                    c = counts[(a, b)]
+                    c[0] += 1
+                    c[1 if m.places[a] < m.places[b] else 2 if m.places[a] > m.places[b] else 3] += 1
+    return {pair: (c[0], c[1], c[2], c[3]) for pair, c in counts.items()}
+
+
+def _old_pages_fit(matches: list[RatedMatch]) -> tuple[dict[Any, list[dict[str, Any]]], dict[Any, int],
+                                                         dict[Any, tuple[int, ...]]]:
+    """The pages' history, played and tournaments as the per-match build_fit made them."""
+    history = live_elo_history(matches)
+    played = Counter(name for _, after in history for name in after)
+    wanted = {name: set(spread(n)) for name, n in played.items()}
+    seen: Counter[Hashable] = Counter()
+    points: dict[Hashable, list[dict[str, Any]]] = defaultdict(list)
+    for number, (key, after) in enumerate(history, start=1):
+        for name, elo in after.items():
+            i = seen[name]
+            seen[name] = i + 1
+            if i in wanted[name]:
+                points[name].append({"match_id": key, "match_number": number, "n": i + 1, "elo": elo})
+    where: dict[Hashable, set[int]] = defaultdict(set)
+    for m in matches:
+        for name in m.places:
+            where[name].add(m.order[0])
+    return dict(points), dict(played), {name: tuple(sorted(ids)) for name, ids in where.items()}
+
+
+def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Store) -> None:
+    scopes = _scopes(store)
+    assert len(scopes) > 12
+    seen_ties = seen_forfeits = seen_reference = seen_versions = False
+    for tid, players, game in scopes:
+        rated = store.rated_matches(tid, table_size=players, game=game)
+        with store.read_session() as session:
+            read = read_results(session, tid, table_size=players, game=game)
+        expected = ResultArrays.from_matches(rated)
+        assert read.names == expected.names
+        assert read.keys.tolist() == expected.keys.tolist() == [m.key for m in rated]
+        for field in ("tournament", "cluster", "start", "who", "place"):
+            assert np.array_equal(getattr(read, field), getattr(expected, field)), (tid, players, game, field)
+        assert read.clusters == expected.clusters
+        seen_ties |= any(len(set(m.places.values())) < len(m.places) for m in rated)
+        seen_reference |= "(imaginary)" in read.names
+        seen_versions |= any(name.endswith("@2") for name in read.names)
+        # the fit: ratings and bootstrap intervals as the per-match path makes them
+        old = fit(FinishingOrders.build(rated), bootstrap=40, seed=5)
+        new = fit(read.orders(), bootstrap=40, seed=5)
+        assert list(old.ratings) == list(new.ratings)
+        for name, rating in old.ratings.items():
+            other = new.ratings[name]
+            assert other.elo == pytest.approx(rating.elo, rel=1e-12, abs=1e-9)
+            assert other.ci_low == pytest.approx(rating.ci_low, rel=1e-12, abs=1e-9)
+            assert other.ci_high == pytest.approx(rating.ci_high, rel=1e-12, abs=1e-9)
+        # the live Elo: every participant after every match
+        live = read.live_elo()
+        for (key, after), (new_key, new_after) in zip(live_elo_history(rated), read.history(live), strict=True):
+            assert key == new_key and list(after) == list(new_after)
+            for name, elo in after.items():
+                assert new_after[name] == pytest.approx(elo, rel=1e-11)
+        # the cross-table, against a count made here
+        cross = compute_leaderboard(store, tid, players=players, game=game, bootstrap=0, save=False,
+                                    all_versions=True).cross_table
+        by_hand = _cross_table_by_hand(rated)
+        assert {(h.a, h.b): (h.meetings, h.ahead, h.behind, h.tied) for h in cross.pairs()} == by_hand
+    with store.read_session() as session:
+        forfeits = session.connection().exec_driver_sql("SELECT count(*) FROM seats WHERE forfeited").scalar_one()
+    seen_forfeits = forfeits > 0
+    assert seen_ties and seen_forfeits and seen_reference and seen_versions
+
+
+@pytest.mark.parametrize("all_versions", [False, True])
+def test_the_leaderboard_and_the_pages_fit_are_those_of_the_per_match_path(store: Store, all_versions: bool) -> None:
+    for tid, players, game in _scopes(store):
+        rated = store.rated_matches(tid, table_size=players, game=game)
+        old = compute_leaderboard(store, tid, players=players, game=game, bootstrap=30, save=False,
+                                  all_versions=all_versions, matches=rated)
+        new = compute_leaderboard(store, tid, players=players, game=game, bootstrap=30, save=False,
+                                  all_versions=all_versions)
+        assert [s.name for s in new.standings] == [s.name for s in old.standings]
+        for a, b in zip(old.standings, new.standings):
+            assert dataclasses.replace(b, elo=a.elo, ci_low=a.ci_low, ci_high=a.ci_high, live_elo=a.live_elo) == a
+            assert (b.elo, b.ci_low, b.ci_high) == pytest.approx((a.elo, a.ci_low, a.ci_high), rel=1e-12)
+            assert b.live_elo == pytest.approx(a.live_elo, rel=1e-11)
+        assert [(s.above, s.below, s.p) for s in new.superiority] == [(s.above, s.below, s.p) for s in old.superiority]
+        assert (new.table_sizes, new.game, new.method) == (old.table_sizes, old.game, old.method)
+        pages = build_fit(store, tid, players, all_versions, game if tid is None else None)
+        history, played, tournaments = _old_pages_fit(rated)
+        assert pages.played == played and pages.tournaments == tournaments
+        assert pages.history.keys() == history.keys()
+        for name, points in history.items():
+            mine = pages.history[name]
+            assert [{**p, "elo": 0} for p in mine] == [{**p, "elo": 0} for p in points]
+            assert [p["elo"] for p in mine] == pytest.approx([p["elo"] for p in points], rel=1e-11)
+        assert pages.key is not None and pages.key[0] == len(rated)
+
+
+def test_the_stored_history_is_the_per_match_one(store: Store) -> None:
+    """``save=True`` stores every participant's live Elo after every match, from the arrays."""
+    compute_leaderboard(store, game=UP, bootstrap=0, save=True)
+    saved = store.load_ratings(None, game=UP)
+    assert saved is not None
+    expected = [(key, name, elo) for key, after in live_elo_history(store.rated_matches(game=UP))
+                for name, elo in sorted(after.items())]
+    assert [(p.match_id, p.participant) for p in saved.history] == [(k, n) for k, n, _ in expected]
+    assert [p.elo for p in saved.history] == pytest.approx([e for _, _, e in expected], rel=1e-11)
