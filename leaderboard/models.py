@@ -206,7 +206,7 @@ class Seat(SQLModel, table=True):
         Index("ix_seats_incidents", "bot_version_id", sqlite_where=text(SEAT_INCIDENT),
               postgresql_where=text(SEAT_INCIDENT)),
         # the rating fit's read of every seat, from the index only (revision 0007_fit_index)
-        Index("ix_seats_fit", "match_id", "bot_version_id", "place"),
+        Index("ix_seats_fit", "match_id", "bot_version_id", "place", "score", "forfeited", "fault_count"),
     )
 
     match_id: str = Field(foreign_key="matches.id", primary_key=True)

@@ -19,7 +19,19 @@ from typing import Any
 
 import numpy as np
 
+from arena.records import is_reference_participant
+from arena.sinks import split_participant
 from leaderboard.finishing_orders import FinishingOrders, RatedMatch, canonical_order, check_unique_keys
+from leaderboard.rows import BotStats
+
+
+@dataclass(frozen=True, eq=False)
+class SeatStats:
+    """Per cell (aligned with ``ResultArrays.who``): the score, forfeited (0/1) and fault count."""
+
+    score: np.ndarray
+    forfeited: np.ndarray
+    faults: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,6 +52,7 @@ class ResultArrays:
     start: np.ndarray  # (matches + 1,) int64
     who: np.ndarray  # (cells,) int64
     place: np.ndarray  # (cells,) int64
+    seat_stats: SeatStats | None = None  # when read from the store
 
     @property
     def matches(self) -> int:
@@ -109,28 +122,33 @@ class ResultArrays:
         who = self.who.tolist()
         start = self.start.tolist()
         ratings = [float(initial)] * len(self.names)
+        # 1 / (1 + 10 ** ((Rb - Ra) / 400)) is qa / (qa + qb) with q = 10 ** ((R - initial) / 400),
+        # kept per participant: one power per participant and match instead of one per pair
+        # (a q would overflow only some 120,000 points from the start)
+        q = [1.0] * len(self.names)
         out = [0.0] * len(who)
-        for m in range(len(start) - 1):
-            lo, hi = start[m], start[m + 1]
+        lo = 0
+        for hi in start[1:]:
             if hi - lo < 2:
-                out[lo:hi] = [ratings[w] for w in who[lo:hi]]
+                for c in range(lo, hi):
+                    out[c] = ratings[who[c]]
+                lo = hi
                 continue
             members = who[lo:hi]
-            before = [ratings[w] for w in members]
-            base = before[0]
-            # 1 / (1 + 10 ** ((Rb - Ra) / 400)) is qa / (qa + qb) with q = 10 ** ((R - base) / 400):
-            # one power per participant instead of one per pair; the pair a == a adds exactly 1/2.
-            qs = [10.0 ** ((r - base) / 400.0) for r in before]
+            qs = [q[w] for w in members]
             step = k / (hi - lo - 1)
-            after = []
-            for a, qa in enumerate(qs):
-                expected = -0.5
+            c = lo
+            for w, qa in zip(members, qs):
+                expected = -0.5  # the pair of a participant with itself adds exactly 1/2 below
                 for qb in qs:
                     expected += qa / (qa + qb)
-                after.append(before[a] + step * (score[lo + a] - expected))
-            for w, elo in zip(members, after):
+                out[c] = ratings[w] + step * (score[c] - expected)
+                c += 1
+            for c in range(lo, hi):
+                w, elo = who[c], out[c]
                 ratings[w] = elo
-            out[lo:hi] = after
+                q[w] = 10.0 ** ((elo - initial) / 400.0)
+            lo = hi
         return np.asarray(out, dtype=np.float64)
 
     def _score_sums(self) -> np.ndarray:
@@ -168,6 +186,28 @@ class ResultArrays:
         elo = values.tolist()
         return [(str(key), {names[who[c]]: elo[c] for c in range(start[m], start[m + 1])})
                 for m, key in enumerate(self.keys.tolist())]
+
+    def bot_stats(self) -> list[BotStats] | None:
+        """``Store.bot_stats`` of the same scope from the cells (None without :attr:`seat_stats`):
+        per bot version that played, by name and number."""
+        if self.seat_stats is None:
+            return None
+        n = len(self.names)
+        count = np.bincount(self.who, minlength=n)
+        wins = np.bincount(self.who, self.place == 1, minlength=n)
+        places = np.bincount(self.who, self.place.astype(np.float64), minlength=n)
+        scores = np.bincount(self.who, self.seat_stats.score.astype(np.float64), minlength=n)
+        forfeits = np.bincount(self.who, self.seat_stats.forfeited.astype(np.float64), minlength=n)
+        faults = np.bincount(self.who, self.seat_stats.faults.astype(np.float64), minlength=n)
+        stats = []
+        for i, name in enumerate(self.names):
+            parts = None if is_reference_participant(name) else split_participant(str(name))
+            if parts is None or not count[i]:
+                continue
+            stats.append(BotStats(bot=str(name), matches=int(count[i]), wins=int(wins[i]),
+                                  mean_place=float(places[i] / count[i]), mean_score=float(scores[i] / count[i]),
+                                  forfeits=int(forfeits[i]), faults=int(faults[i]), name=parts[0], version=parts[1]))
+        return sorted(stats, key=lambda s: (s.name, s.version))
 
     def places_of(self, participant: Hashable) -> list[int]:
         """A participant's places in schedule order (empty if it did not take part)."""

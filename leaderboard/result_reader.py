@@ -15,14 +15,17 @@ from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
-from sqlalchemy import String, and_, cast, exists, func, literal, true
+from sqlalchemy import String, and_, case, cast, exists, func, literal, true
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
 from arena.records import reference_participant
 from arena.sinks import participant_name
 from leaderboard.models import Bot, BotVersion, ExcludedWorker, Match, MatchReference, QueuedMatch, Seat, Tournament
-from leaderboard.result_arrays import ResultArrays
+from leaderboard.result_arrays import ResultArrays, SeatStats
+
+#: What the seats' aggregate string holds per seat, in order.
+SEAT_FIELDS = ("bot_version_id", "place", "score", "forfeited", "fault_count")
 from leaderboard.store_core import _find_tournament
 
 
@@ -35,8 +38,12 @@ def read_results(session: Session, tournament_id: int | None = None, *, table_si
     if tournament_id is not None:
         _find_tournament(session, tournament_id)
     scope = _scope(session, tournament_id, table_size, game)
-    pair = cast(col(Seat.bot_version_id), String) + literal(",") + cast(col(Seat.place), String)
-    seats = (sa_select(func.aggregate_strings(pair, ";"))
+    forfeited = case((col(Seat.forfeited), literal(1)), else_=literal(0))
+    fields = [col(Seat.bot_version_id), col(Seat.place), col(Seat.score), forfeited, col(Seat.fault_count)]
+    cell = cast(fields[0], String)
+    for field in fields[1:]:
+        cell = cell + literal(",") + cast(field, String)
+    seats = (sa_select(func.aggregate_strings(cell, ";"))
              .where(col(Seat.match_id) == col(Match.id)).scalar_subquery())
     rows = session.connection().execute(
         sa_select(col(Match.id), col(Match.tournament_id), col(Match.schedule_index), col(Match.variant),
@@ -45,7 +52,7 @@ def read_results(session: Session, tournament_id: int | None = None, *, table_si
     ).all()
     references = session.connection().execute(
         sa_select(col(Match.tournament_id), col(Match.schedule_index), col(MatchReference.name),
-                  col(MatchReference.place))
+                  col(MatchReference.place), col(MatchReference.score))
         .join(Match, col(MatchReference.match_id) == col(Match.id)).where(scope)
     ).all()
     versions = session.connection().execute(
@@ -88,23 +95,26 @@ def _arrays(rows: list[Any], references: list[Any], version_names: dict[int, str
     keys[:] = ids
     tournament = np.asarray(tournaments, dtype=np.int64)
     schedule = np.asarray(indexes, dtype=np.int64)
-    # seats: "VERSION,PLACE;VERSION,PLACE..." per match
+    # seats: "VERSION,PLACE,SCORE,FORFEITED,FAULTS;..." per match
     texts = [t or "" for t in seat_text]
     seat_count = np.fromiter((t.count(";") + 1 if t else 0 for t in texts), dtype=np.int64, count=matches)
     joined = ";".join(t for t in texts if t)
-    numbers = np.array(joined.replace(";", ",").split(","), dtype=np.int64) if joined else np.zeros(0, np.int64)
-    seat_version, seat_place = numbers[0::2], numbers[1::2]
+    numbers = (np.array(joined.replace(";", ",").split(","), dtype=np.int64) if joined
+               else np.zeros(0, np.int64)).reshape(-1, len(SEAT_FIELDS))
+    seat_version, seat_place, seat_score, seat_forfeited, seat_faults = numbers.T
     seat_match = np.repeat(np.arange(matches, dtype=np.int64), seat_count)
     # reference participants: matched to their match row by (tournament, schedule index)
     if references:
-        r_tournament, r_index, r_name, r_place = zip(*references)
+        r_tournament, r_index, r_name, r_place, r_score = zip(*references)
         row_code = _code(tournament, schedule, tournament, schedule)
         ref_match = np.searchsorted(row_code, _code(np.asarray(r_tournament, np.int64), np.asarray(r_index, np.int64),
                                                      tournament, schedule))
         ref_label = [reference_participant(n) for n in r_name]
         ref_place = np.asarray(r_place, dtype=np.int64)
+        ref_score = np.asarray(r_score, dtype=np.int64)
     else:
-        ref_match, ref_label, ref_place = np.zeros(0, np.int64), [], np.zeros(0, np.int64)
+        ref_match, ref_label = np.zeros(0, np.int64), []
+        ref_place = ref_score = np.zeros(0, np.int64)
     # participants: the versions that played and the reference participants, sorted
     used_versions = np.unique(seat_version)
     labels: dict[Hashable, None] = {version_names[int(v)]: None for v in used_versions}
@@ -123,17 +133,29 @@ def _arrays(rows: list[Any], references: list[Any], version_names: dict[int, str
     variant_code: dict[str, int] = {}
     codes = np.fromiter((variant_code.setdefault(v, len(variant_code)) for v in variants), dtype=np.int64,
                         count=matches)
-    triples = np.stack([codes, np.asarray(sizes, dtype=np.int64), np.asarray(seeds, dtype=np.int64)], axis=1)
-    distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
+    size_of, seed_of = np.asarray(sizes, dtype=np.int64), np.asarray(seeds, dtype=np.int64)
+    by_deal = np.lexsort((seed_of, size_of, codes))
+    first = np.ones(matches, dtype=bool)
+    first[1:] = ((np.diff(codes[by_deal]) != 0) | (np.diff(size_of[by_deal]) != 0)
+                 | (np.diff(seed_of[by_deal]) != 0))
+    deal_of_sorted = np.cumsum(first) - 1
+    inverse = np.empty(matches, dtype=np.int64)
+    inverse[by_deal] = deal_of_sorted
+    heads = by_deal[first]
     variant_of = list(variant_code)
-    deal_keys = [f"{variant_of[v]}/{s}/{seed}" for v, s, seed in distinct.tolist()]
+    deal_keys = [f"{variant_of[v]}/{s}/{seed}" for v, s, seed in
+                 zip(codes[heads].tolist(), size_of[heads].tolist(), seed_of[heads].tolist())]
     deal_rank = np.empty(len(deal_keys), dtype=np.int64)
     deal_rank[np.asarray(sorted(range(len(deal_keys)), key=deal_keys.__getitem__), dtype=np.int64)] = \
         np.arange(len(deal_keys))
+    nothing = np.zeros(len(ref_label), dtype=np.int64)
     return ResultArrays(
-        names=names, keys=keys, tournament=tournament, cluster=deal_rank[inverse.reshape(-1)],
+        names=names, keys=keys, tournament=tournament, cluster=deal_rank[inverse],
         clusters=len(deal_keys), start=np.concatenate([[0], np.cumsum(width)]).astype(np.int64),
         who=who[order], place=place[order],
+        seat_stats=SeatStats(score=np.concatenate([seat_score, ref_score])[order],
+                             forfeited=np.concatenate([seat_forfeited, nothing])[order],
+                             faults=np.concatenate([seat_faults, nothing])[order]),
     )
 
 

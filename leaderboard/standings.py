@@ -144,7 +144,9 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
     if live is None:
         live = results.live_elo()
     live_now = results.last_per_participant(live)
-    stats = {s.bot: s for s in store.bot_stats(tournament_id, table_size=players, game=game)}
+    from_cells = results.bot_stats()
+    stats = {s.bot: s for s in (from_cells if from_cells is not None
+                                else store.bot_stats(tournament_id, table_size=players, game=game))}
     reference_places = {str(name): results.places_of(name) for name in results.names
                         if is_reference_participant(name)}
     newest = {b.name: b.number for b in store.list_bots(include_removed=True)}

@@ -143,6 +143,7 @@ def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Sto
         for field in ("tournament", "cluster", "start", "who", "place"):
             assert np.array_equal(getattr(read, field), getattr(expected, field)), (tid, players, game, field)
         assert read.clusters == expected.clusters
+        assert read.bot_stats() == store.bot_stats(tid, table_size=players, game=game)
         seen_ties |= any(len(set(m.places.values())) < len(m.places) for m in rated)
         seen_reference |= "(imaginary)" in read.names
         seen_versions |= any(name.endswith("@2") for name in read.names)

@@ -1,7 +1,7 @@
 """Fit indexes: the rating fit reads indexes only, never the rows that hold the replays.
 
 The rating fit reads, for every counted match, its tournament, schedule index, table
-size, deck seed, variant and id, and each seat's bot version and place
+size, deck seed, variant and id, and each seat's bot version, place, score, forfeit and fault count
 (:mod:`leaderboard.result_reader`).  Read from the tables, that is a read of every
 match row (a match row holds its compressed replay: about 10 KB); from these two
 covering indexes it is a read of about 100 bytes per match.  Building them reads the
@@ -24,7 +24,7 @@ depends_on = None
 def upgrade() -> None:
     op.create_index("ix_matches_fit", "matches",
                     ["tournament_id", "schedule_index", "id", "table_size", "seed", "variant"])
-    op.create_index("ix_seats_fit", "seats", ["match_id", "bot_version_id", "place"])
+    op.create_index("ix_seats_fit", "seats", ["match_id", "bot_version_id", "place", "score", "forfeited", "fault_count"])
 
 
 def downgrade() -> None:
