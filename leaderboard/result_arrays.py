@@ -45,8 +45,9 @@ class ResultArrays:
     """
 
     names: tuple[Hashable, ...]
-    keys: np.ndarray  # (matches,) object: match ids
+    keys: np.ndarray | None  # (matches,) object: match ids (None: not read, see result_reader.match_ids)
     tournament: np.ndarray  # (matches,) int64
+    schedule: np.ndarray  # (matches,) int64: the schedule index in the tournament
     cluster: np.ndarray  # (matches,) int64
     clusters: int
     start: np.ndarray  # (matches + 1,) int64
@@ -56,7 +57,7 @@ class ResultArrays:
 
     @property
     def matches(self) -> int:
-        return len(self.keys)
+        return len(self.tournament)
 
     @property
     def width(self) -> np.ndarray:
@@ -90,10 +91,13 @@ class ResultArrays:
             place.extend(c[1] for c in cells)
             widths.append(len(cells))
         tournaments = [m.order[0] if m.order and isinstance(m.order[0], int) else -1 for m in ordered]
+        schedule = [m.order[1] if len(m.order) > 1 and isinstance(m.order[1], int) else i
+                    for i, m in enumerate(ordered)]
         return cls(
             names=names,
             keys=np.array([m.key for m in ordered], dtype=object),
             tournament=np.asarray(tournaments, dtype=np.int64),
+            schedule=np.asarray(schedule, dtype=np.int64),
             cluster=np.asarray([cluster_of[d] for d in deal_keys], dtype=np.int64),
             clusters=len(cluster_of),
             start=np.concatenate([[0], np.cumsum(np.asarray(widths, dtype=np.int64))]).astype(np.int64),
@@ -182,6 +186,8 @@ class ResultArrays:
     def history(self, values: np.ndarray) -> list[tuple[str, dict[Hashable, float]]]:
         """``(match key, {participant: value})`` per match, as ``live_elo_history`` gives it
         (a Python object per match: for storing the whole history, not for the pages)."""
+        if self.keys is None:
+            raise ValueError("the history needs the match ids: read them (read_results(ids=True))")
         names, who, start = self.names, self.who.tolist(), self.start.tolist()
         elo = values.tolist()
         return [(str(key), {names[who[c]]: elo[c] for c in range(start[m], start[m + 1])})

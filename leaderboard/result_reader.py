@@ -11,55 +11,103 @@ this reads indexes only, never the rows with the replays.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import dataclasses
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
-from sqlalchemy import String, and_, case, cast, exists, func, literal, true
+from sqlalchemy import String, and_, case, cast, exists, func, literal, true, tuple_
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
 from arena.records import reference_participant
 from arena.sinks import participant_name
+from leaderboard.errors import CorruptDataError
 from leaderboard.models import Bot, BotVersion, ExcludedWorker, Match, MatchReference, QueuedMatch, Seat, Tournament
 from leaderboard.result_arrays import ResultArrays, SeatStats
-
-#: What the seats' aggregate string holds per seat, in order.
-SEAT_FIELDS = ("bot_version_id", "place", "score", "forfeited", "fault_count")
 from leaderboard.store_core import _find_tournament
 
 
 def read_results(session: Session, tournament_id: int | None = None, *, table_size: int | None = None,
-                 game: str | None = None) -> ResultArrays:
+                 game: str | None = None, ids: bool = True) -> ResultArrays:
     """The counted matches of a scope (one tournament or all; one table size or all; one
     game or all) as arrays, in (tournament, schedule index) order: the matches
     ``Store.rated_matches`` gives, with the same participants, places and deals.
-    Run it in one read transaction (``store.read_session()``) for a consistent snapshot."""
+    Run it in one read transaction (``store.read_session()``) for a consistent snapshot.
+    ``ids``: read every match id too (without, ``keys`` is None: :func:`match_ids` reads
+    those of a few rows)."""
     if tournament_id is not None:
         _find_tournament(session, tournament_id)
     scope = _scope(session, tournament_id, table_size, game)
+    connection = session.connection()
+    variants = sorted(connection.execute(sa_select(col(Match.variant)).where(scope).distinct()).scalars())
+    variant = case({v: literal(i) for i, v in enumerate(variants)}, value=col(Match.variant), else_=literal(-1)) \
+        if len(variants) > 1 else literal(0)
+    # the matches and their seats in schedule order, whole numbers only, straight from the
+    # driver's cursor into numpy (no Python object per match beyond the driver's own tuple)
+    header = _rows(connection, sa_select(col(Match.tournament_id), col(Match.schedule_index), variant,
+                                         col(Match.table_size), col(Match.seed))
+                   .where(scope).order_by(col(Match.tournament_id), col(Match.schedule_index)), len(MATCH_FIELDS))
     forfeited = case((col(Seat.forfeited), literal(1)), else_=literal(0))
-    fields = [col(Seat.bot_version_id), col(Seat.place), col(Seat.score), forfeited, col(Seat.fault_count)]
-    cell = cast(fields[0], String)
-    for field in fields[1:]:
-        cell = cell + literal(",") + cast(field, String)
-    seats = (sa_select(func.aggregate_strings(cell, ";"))
-             .where(col(Seat.match_id) == col(Match.id)).scalar_subquery())
-    rows = session.connection().execute(
-        sa_select(col(Match.id), col(Match.tournament_id), col(Match.schedule_index), col(Match.variant),
-                  col(Match.table_size), col(Match.seed), seats)
-        .where(scope).order_by(col(Match.tournament_id), col(Match.schedule_index))
-    ).all()
-    references = session.connection().execute(
+    seat_numbers = _rows(connection, sa_select(
+        col(Match.tournament_id), col(Match.schedule_index), col(Seat.bot_version_id), col(Seat.place),
+        col(Seat.score), forfeited, col(Seat.fault_count))
+        .select_from(Match).join(Seat, col(Seat.match_id) == col(Match.id))
+        .where(scope).order_by(col(Match.tournament_id), col(Match.schedule_index)), len(SEAT_FIELDS))
+    references = connection.execute(
         sa_select(col(Match.tournament_id), col(Match.schedule_index), col(MatchReference.name),
                   col(MatchReference.place), col(MatchReference.score))
         .join(Match, col(MatchReference.match_id) == col(Match.id)).where(scope)
     ).all()
-    versions = session.connection().execute(
+    versions = connection.execute(
         sa_select(col(BotVersion.id), col(Bot.name), col(BotVersion.number))
         .join(Bot, col(BotVersion.bot_id) == col(Bot.id))
     ).all()
-    return _arrays(rows, references, {int(i): participant_name(name, int(number)) for i, name, number in versions})
+    arrays = _arrays(header, seat_numbers,
+                     references, {int(i): participant_name(name, int(number)) for i, name, number in versions},
+                     variants)
+    if ids:
+        arrays = dataclasses.replace(arrays, keys=np.array(match_ids(session, arrays, None), dtype=object))
+    return arrays
+
+
+def match_ids(session: Session, results: ResultArrays, rows: Sequence[int] | None) -> list[str]:
+    """The ids of the matches at ``rows`` of ``results`` (all of them for None), in that order."""
+    tournament, schedule = results.tournament, results.schedule
+    if rows is None:
+        wanted = None
+    else:
+        rows = list(rows)
+        wanted = sorted({(int(tournament[r]), int(schedule[r])) for r in rows})
+    found: dict[tuple[int, int], str] = {}
+    pairs = tuple_(col(Match.tournament_id), col(Match.schedule_index))
+    query = sa_select(col(Match.tournament_id), col(Match.schedule_index), col(Match.id))
+    if wanted is None:
+        tournaments = sorted({int(t) for t in np.unique(tournament)})
+        for lo in range(0, len(tournaments), 500):
+            found.update({(t, i): m for t, i, m in session.connection().execute(
+                query.where(col(Match.tournament_id).in_(tournaments[lo:lo + 500])))})
+        rows = range(results.matches)
+    else:
+        for lo in range(0, len(wanted), 500):
+            found.update({(t, i): m for t, i, m in session.connection().execute(
+                query.where(pairs.in_(wanted[lo:lo + 500])))})
+    return [found[(int(tournament[r]), int(schedule[r]))] for r in rows]
+
+
+#: The numbers read per match and per seat, in order.
+MATCH_FIELDS = ("tournament_id", "schedule_index", "variant", "table_size", "seed")
+SEAT_FIELDS = ("tournament_id", "schedule_index", "bot_version_id", "place", "score", "forfeited", "fault_count")
+
+
+def _rows(connection: Any, query: Any, width: int) -> np.ndarray:
+    """The rows of ``query`` (whole numbers, ``width`` columns) as an int64 array, read from
+    the DBAPI cursor itself: SQLAlchemy's row objects would cost more than the rest of the fit."""
+    compiled = query.compile(dialect=connection.dialect)
+    params = compiled.construct_params()
+    args = tuple(params[name] for name in compiled.positiontup) if compiled.positional else params
+    cursor = connection.exec_driver_sql(compiled.string, args).cursor
+    return np.fromiter(cursor, dtype=np.dtype((np.int64, width))).reshape(-1, width)
 
 
 def _scope(session: Session, tournament_id: int | None, table_size: int | None, game: str | None) -> Any:
@@ -84,29 +132,20 @@ def _scope(session: Session, tournament_id: int | None, table_size: int | None, 
     return and_(true(), *conditions)
 
 
-def _arrays(rows: list[Any], references: list[Any], version_names: dict[int, str]) -> ResultArrays:
-    matches = len(rows)
-    keys = np.empty(matches, dtype=object)
-    if not matches:
-        return ResultArrays(names=(), keys=keys, tournament=np.zeros(0, np.int64), cluster=np.zeros(0, np.int64),
-                            clusters=0, start=np.zeros(1, np.int64), who=np.zeros(0, np.int64),
-                            place=np.zeros(0, np.int64))
-    ids, tournaments, indexes, variants, sizes, seeds, seat_text = zip(*rows)
-    keys[:] = ids
-    tournament = np.asarray(tournaments, dtype=np.int64)
-    schedule = np.asarray(indexes, dtype=np.int64)
-    # seats: "VERSION,PLACE,SCORE,FORFEITED,FAULTS;..." per match
-    texts = [t or "" for t in seat_text]
-    seat_count = np.fromiter((t.count(";") + 1 if t else 0 for t in texts), dtype=np.int64, count=matches)
-    joined = ";".join(t for t in texts if t)
-    numbers = (np.array(joined.replace(";", ",").split(","), dtype=np.int64) if joined
-               else np.zeros(0, np.int64)).reshape(-1, len(SEAT_FIELDS))
-    seat_version, seat_place, seat_score, seat_forfeited, seat_faults = numbers.T
-    seat_match = np.repeat(np.arange(matches, dtype=np.int64), seat_count)
-    # reference participants: matched to their match row by (tournament, schedule index)
+def _arrays(header: np.ndarray, seats: np.ndarray, references: list[Any], version_names: dict[int, str],
+            variants: list[str]) -> ResultArrays:
+    matches = len(header)
+    tournament, schedule, codes, size_of, seed_of = (np.ascontiguousarray(header[:, i]) for i in range(5))
+    row_code = _code(tournament, schedule, tournament, schedule)
+    if matches and np.any(np.diff(row_code) <= 0):
+        raise CorruptDataError("two stored matches share a tournament and schedule index")
+    seat_code = _code(seats[:, 0], seats[:, 1], tournament, schedule)
+    seat_match = np.searchsorted(row_code, seat_code) if matches else np.zeros(0, np.int64)
+    if len(seat_match) and (seat_match.max() >= matches or np.any(row_code[seat_match] != seat_code)):
+        raise CorruptDataError("a seat of a stored match was read without its match")
+    seat_version, seat_place, seat_score, seat_forfeited, seat_faults = (seats[:, i] for i in range(2, 7))
     if references:
         r_tournament, r_index, r_name, r_place, r_score = zip(*references)
-        row_code = _code(tournament, schedule, tournament, schedule)
         ref_match = np.searchsorted(row_code, _code(np.asarray(r_tournament, np.int64), np.asarray(r_index, np.int64),
                                                      tournament, schedule))
         ref_label = [reference_participant(n) for n in r_name]
@@ -126,37 +165,39 @@ def _arrays(rows: list[Any], references: list[Any], version_names: dict[int, str
         version_rank[v] = rank[version_names[v]]
     who = np.concatenate([version_rank[seat_version], np.asarray([rank[n] for n in ref_label], dtype=np.int64)])
     place = np.concatenate([seat_place, ref_place])
-    match = np.concatenate([seat_match, ref_match])
-    order = np.lexsort((who, match))
+    match = np.concatenate([seat_match, ref_match]).astype(np.int64)
+    cells = np.lexsort((who, match))
     width = np.bincount(match, minlength=matches)
     # deals: "VARIANT/SIZE/SEED", numbered in sorted order of those keys
-    variant_code: dict[str, int] = {}
-    codes = np.fromiter((variant_code.setdefault(v, len(variant_code)) for v in variants), dtype=np.int64,
-                        count=matches)
-    size_of, seed_of = np.asarray(sizes, dtype=np.int64), np.asarray(seeds, dtype=np.int64)
+    cluster, clusters = _deals(codes, size_of, seed_of, variants or [""])
+    nothing = np.zeros(len(ref_label), dtype=np.int64)
+    return ResultArrays(
+        names=names, keys=None, tournament=tournament, schedule=schedule, cluster=cluster, clusters=clusters,
+        start=np.concatenate([[0], np.cumsum(width)]).astype(np.int64), who=who[cells], place=place[cells],
+        seat_stats=SeatStats(score=np.concatenate([seat_score, ref_score])[cells],
+                             forfeited=np.concatenate([seat_forfeited, nothing])[cells],
+                             faults=np.concatenate([seat_faults, nothing])[cells]),
+    )
+
+
+def _deals(codes: np.ndarray, size_of: np.ndarray, seed_of: np.ndarray, variants: list[str]) -> tuple[np.ndarray, int]:
+    """Each match's deal number, deals numbered in sorted order of their keys ``VARIANT/SIZE/SEED``."""
+    matches = len(codes)
+    if not matches:
+        return np.zeros(0, np.int64), 0
     by_deal = np.lexsort((seed_of, size_of, codes))
     first = np.ones(matches, dtype=bool)
     first[1:] = ((np.diff(codes[by_deal]) != 0) | (np.diff(size_of[by_deal]) != 0)
                  | (np.diff(seed_of[by_deal]) != 0))
-    deal_of_sorted = np.cumsum(first) - 1
     inverse = np.empty(matches, dtype=np.int64)
-    inverse[by_deal] = deal_of_sorted
+    inverse[by_deal] = np.cumsum(first) - 1
     heads = by_deal[first]
-    variant_of = list(variant_code)
-    deal_keys = [f"{variant_of[v]}/{s}/{seed}" for v, s, seed in
+    deal_keys = [f"{variants[v]}/{s}/{seed}" for v, s, seed in
                  zip(codes[heads].tolist(), size_of[heads].tolist(), seed_of[heads].tolist())]
-    deal_rank = np.empty(len(deal_keys), dtype=np.int64)
-    deal_rank[np.asarray(sorted(range(len(deal_keys)), key=deal_keys.__getitem__), dtype=np.int64)] = \
+    rank = np.empty(len(deal_keys), dtype=np.int64)
+    rank[np.asarray(sorted(range(len(deal_keys)), key=deal_keys.__getitem__), dtype=np.int64)] = \
         np.arange(len(deal_keys))
-    nothing = np.zeros(len(ref_label), dtype=np.int64)
-    return ResultArrays(
-        names=names, keys=keys, tournament=tournament, cluster=deal_rank[inverse],
-        clusters=len(deal_keys), start=np.concatenate([[0], np.cumsum(width)]).astype(np.int64),
-        who=who[order], place=place[order],
-        seat_stats=SeatStats(score=np.concatenate([seat_score, ref_score])[order],
-                             forfeited=np.concatenate([seat_forfeited, nothing])[order],
-                             faults=np.concatenate([seat_faults, nothing])[order]),
-    )
+    return rank[inverse], len(deal_keys)
 
 
 def _code(tournament: np.ndarray, index: np.ndarray, all_tournaments: np.ndarray, all_indexes: np.ndarray) -> np.ndarray:

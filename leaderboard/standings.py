@@ -138,7 +138,8 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
             results = ResultArrays.from_matches(matches)
         else:
             with store.read_session() as session:
-                results = read_results(session, tournament_id, table_size=players, game=game)
+                results = read_results(session, tournament_id, table_size=players, game=game,
+                                       ids=save and players is None and game is not None)
     orders = results.orders()
     result = fit(orders, bootstrap=bootstrap, seed=seed)
     if live is None:

@@ -38,7 +38,7 @@ import numpy as np
 
 from leaderboard.crosstable import CrossTable
 from leaderboard.queries import results_key
-from leaderboard.result_reader import read_results
+from leaderboard.result_reader import match_ids, read_results
 from leaderboard.standings import Leaderboard, Standing, compute_leaderboard, scope_game
 from leaderboard.store import Store
 
@@ -103,22 +103,25 @@ def build_fit(store: Store, tournament_id: int | None, players: int | None, all_
     with store.read_session() as session:
         key = results_key(store, tournament_id, players, None if tournament_id is not None else game,
                           session=session)
-        results = read_results(session, tournament_id, table_size=players, game=game)
-    live = results.live_elo()
+        results = read_results(session, tournament_id, table_size=players, game=game, ids=False)
+        live = results.live_elo()
+        match_of = results.match_of_cell
+        chart: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}  # participant -> its cells, the chart's
+        played: dict[Hashable, int] = {}
+        tournaments: dict[Hashable, tuple[int, ...]] = {}
+        for i, cells in enumerate(results.cells_by_participant()):
+            name = results.names[i]
+            played[name] = len(cells)
+            chart[name] = (cells, np.asarray(spread(len(cells)), dtype=np.int64))
+            tournaments[name] = tuple(int(t) for t in np.unique(results.tournament[match_of[cells]]))
+        rows = sorted({int(r) for cells, picks in chart.values() for r in match_of[cells[picks]]})
+        ids = dict(zip(rows, match_ids(session, results, rows)))  # only the charts' matches
     board = compute_leaderboard(store, tournament_id, players=players, game=game, save=False,
                                 all_versions=all_versions, results=results, live=live)
-    match_of = results.match_of_cell
-    keys = results.keys
-    history: dict[Hashable, list[dict[str, Any]]] = {}
-    played: dict[Hashable, int] = {}
-    tournaments: dict[Hashable, tuple[int, ...]] = {}
-    for i, cells in enumerate(results.cells_by_participant()):
-        name = results.names[i]
-        played[name] = len(cells)
-        rows = match_of[cells]
-        history[name] = [{"match_id": str(keys[rows[j]]), "match_number": int(rows[j]) + 1, "n": j + 1,
-                          "elo": float(live[cells[j]])} for j in spread(len(cells))]
-        tournaments[name] = tuple(int(t) for t in np.unique(results.tournament[rows]))
+    history: dict[Hashable, list[dict[str, Any]]] = {
+        name: [{"match_id": ids[int(match_of[cells[j]])], "match_number": int(match_of[cells[j]]) + 1, "n": int(j) + 1,
+                "elo": float(live[cells[j]])} for j in picks.tolist()]
+        for name, (cells, picks) in chart.items()}
     return Fit(board=board, history=history, played=played, tournaments=tournaments, key=key)
 
 
