@@ -135,6 +135,11 @@ def _scope(session: Session, tournament_id: int | None, table_size: int | None, 
 def _arrays(header: np.ndarray, seats: np.ndarray, references: list[Any], version_names: dict[int, str],
             variants: list[str]) -> ResultArrays:
     matches = len(header)
+    if not matches:
+        empty = np.zeros(0, dtype=np.int64)
+        return ResultArrays(names=(), keys=None, tournament=empty, schedule=empty, cluster=empty, clusters=0,
+                            start=np.zeros(1, dtype=np.int64), who=empty, place=empty,
+                            seat_stats=SeatStats(score=empty, forfeited=empty, faults=empty))
     tournament, schedule, codes, size_of, seed_of = (np.ascontiguousarray(header[:, i]) for i in range(5))
     row_code = _code(tournament, schedule, tournament, schedule)
     if matches and np.any(np.diff(row_code) <= 0):

@@ -13,6 +13,7 @@ made here match by match), the leaderboard and the pages' fit (history, played, 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterator
 from typing import Any
@@ -173,6 +174,11 @@ def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Sto
                                     all_versions=True).cross_table
         by_hand = _cross_table_by_hand(rated)
         assert {(h.a, h.b): (h.meetings, h.ahead, h.behind, h.tied) for h in cross.pairs()} == by_hand
+    with store.read_session() as session:  # a scope without matches: empty arrays, an empty leaderboard
+        empty = read_results(session, None, table_size=7, game=UP)
+    assert empty.matches == 0 and empty.names == () and empty.live_elo().size == 0
+    assert compute_leaderboard(store, None, players=7, game=UP, bootstrap=10, save=False).standings == []
+    assert build_fit(store, None, 7, False, UP).played == {}
     with store.read_session() as session:
         forfeits = session.connection().exec_driver_sql("SELECT count(*) FROM seats WHERE forfeited").scalar_one()
     seen_forfeits = forfeits > 0
@@ -217,3 +223,50 @@ def test_the_stored_history_is_the_per_match_one(store: Store) -> None:
                 for name, elo in sorted(after.items())]
     assert [(p.match_id, p.participant) for p in saved.history] == [(k, n) for k, n, _ in expected]
     assert [p.elo for p in saved.history] == pytest.approx([e for _, _, e in expected], rel=1e-11)
+
+
+def test_a_first_fit_that_takes_long_shows_the_page_without_ratings_saying_so(
+        tmp_path: Any, templates: dict[int, list[Any]]) -> None:
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from arena.bench.store import fill
+    from leaderboard.web import create_app
+    from leaderboard.web.fits import RatingsCache
+
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    with Store.open(url) as filling:
+        fill(filling, 6, templates=templates, bots=8, tournaments=1)
+        stored = len(filling.rated_matches())
+    gate = threading.Event()
+    calls: list[tuple[Any, ...]] = []
+
+    def slow(store: Store, *scope: Any) -> Any:
+        calls.append(scope)
+        assert gate.wait(120)
+        return build_fit(store, *scope)
+
+    app = create_app(url)
+    app.state.web.ratings = cache = RatingsCache(build=slow, first_wait_s=0.2, max_scopes=2, max_queued=2)
+    with TestClient(app) as client:
+        board = client.get("/api/leaderboard").json()
+        assert board["fit"]["fitting"] and board["rows"] == [] and board["game"] == UP
+        page = client.get("/")
+        assert page.status_code == 200 and "Ratings are being fitted" in page.text
+        assert len(calls) == 1  # one fit for both views
+        # a second new scope waits as well; a third finds the queue full: the placeholder, no fit started
+        assert client.get("/api/leaderboard?players=2").json()["fit"]["fitting"]
+        assert client.get("/api/leaderboard?players=3").json()["fit"]["fitting"]
+        assert sorted(scope[1] or 0 for scope in cache._refits) == [0, 2]  # players=3 started nothing
+        gate.set()
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and cache.fits_made < 2:
+            time.sleep(0.05)
+        board = client.get("/api/leaderboard").json()
+        assert not board["fit"]["fitting"] and board["rows"] and board["fit"]["matches"] == stored
+        assert "Ratings are being fitted" not in client.get("/").text
+        # at most max_scopes fits are kept, the least recently viewed dropped first
+        assert not client.get("/api/leaderboard?players=3").json()["fit"]["fitting"]  # fitted now (queue free)
+        assert len(cache._fits) == 2
+        assert (None, 2, False, UP) not in cache._fits
