@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
-from sqlalchemy import String, and_, case, cast, exists, func, literal, true, tuple_
+from sqlalchemy import and_, case, exists, func, literal, true
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
@@ -72,26 +72,24 @@ def read_results(session: Session, tournament_id: int | None = None, *, table_si
 
 
 def match_ids(session: Session, results: ResultArrays, rows: Sequence[int] | None) -> list[str]:
-    """The ids of the matches at ``rows`` of ``results`` (all of them for None), in that order."""
+    """The ids of the matches at ``rows`` of ``results`` (all of them for None), in that order
+    (by tournament and schedule index: the unique index of a match's place in its schedule)."""
     tournament, schedule = results.tournament, results.schedule
-    if rows is None:
-        wanted = None
-    else:
-        rows = list(rows)
-        wanted = sorted({(int(tournament[r]), int(schedule[r])) for r in rows})
+    rows = range(results.matches) if rows is None else list(rows)
+    wanted: dict[int, set[int]] = {}
+    for r in rows:
+        wanted.setdefault(int(tournament[r]), set()).add(int(schedule[r]))
     found: dict[tuple[int, int], str] = {}
-    pairs = tuple_(col(Match.tournament_id), col(Match.schedule_index))
     query = sa_select(col(Match.tournament_id), col(Match.schedule_index), col(Match.id))
-    if wanted is None:
-        tournaments = sorted({int(t) for t in np.unique(tournament)})
-        for lo in range(0, len(tournaments), 500):
-            found.update({(t, i): m for t, i, m in session.connection().execute(
-                query.where(col(Match.tournament_id).in_(tournaments[lo:lo + 500])))})
-        rows = range(results.matches)
-    else:
-        for lo in range(0, len(wanted), 500):
-            found.update({(t, i): m for t, i, m in session.connection().execute(
-                query.where(pairs.in_(wanted[lo:lo + 500])))})
+    for t, indexes in wanted.items():
+        if len(indexes) == int(np.count_nonzero(tournament == t)):  # all of the tournament's in the scope
+            found.update({(ti, i): m for ti, i, m in session.connection().execute(
+                query.where(col(Match.tournament_id) == t))})
+            continue
+        ordered = sorted(indexes)
+        for lo in range(0, len(ordered), 500):
+            found.update({(ti, i): m for ti, i, m in session.connection().execute(
+                query.where(col(Match.tournament_id) == t, col(Match.schedule_index).in_(ordered[lo:lo + 500])))})
     return [found[(int(tournament[r]), int(schedule[r]))] for r in rows]
 
 
