@@ -15,12 +15,19 @@ from types import ModuleType
 from typing import Any, Mapping, Sequence
 
 from arena.games import game_kit, registered_games
+from arena.games.registry import starts_at_setup
 
-__all__ = ["NoForwardModel", "forward_model", "prepare", "require_forward_model"]
+__all__ = ["NoForwardModel", "PartialHistory", "forward_model", "prepare", "require_forward_model"]
 
 
 class NoForwardModel(ValueError):
     """The match's game has no forward model."""
+
+
+class PartialHistory(ValueError):
+    """The public events given do not reach back to the start of the match (a bot process
+    restarted mid-match has only those shown since): a sample built from them could contradict
+    what happened before, so none is built."""
 
 
 def _games_with_one() -> list[str]:
@@ -51,8 +58,18 @@ def require_forward_model(game: str) -> None:
 def forward_model(game: str, board: Mapping[str, Any] | None, observation: Mapping[str, Any],
                   events: Sequence[Mapping[str, Any]], legal_actions: Sequence[Any] | None = None,
                   seed: int | None = None) -> Any:
-    """The forward model of ``game`` at one decision (``board``: StartMatch's board JSON)."""
-    return _part(game).forward_model(board, observation, events, legal_actions, seed)
+    """The forward model of ``game`` at one decision (``board``: StartMatch's board JSON;
+    ``events``: every public event the seat has been shown since the start of the match, in
+    order: :class:`PartialHistory` if they do not begin at the set-up)."""
+    part = _part(game)
+    if not starts_at_setup(events):
+        first = repr(events[0].get("type")) if events else "none"
+        raise PartialHistory(
+            f"the public events start mid-match (the first is {first}, not the set-up): this bot process "
+            "did not see the match from its start (it was restarted), so the forward model cannot know "
+            "what happened before; play this match from the observation alone (Match.history_complete "
+            "says so before you ask)")
+    return part.forward_model(board, observation, events, legal_actions, seed)
 
 
 def prepare(game: str, board: Mapping[str, Any] | None) -> None:

@@ -14,8 +14,9 @@
         serve(RandomBot())
 
 ``observation`` is the very dict the engine built for the seat (docs/protocol.md
-lists its keys); ``legal_actions`` is a read-only sequence of
-:class:`~arena.host.codec.LegalAction` (``.index``, ``.text``, ``.action``: the
+lists its keys), each value decoded from the request when the bot first reads it (a
+``dict`` subclass, :class:`arena.protocol.lazy.LazyDict`); ``legal_actions`` is a
+read-only sequence of :class:`~arena.host.codec.LegalAction` (``.index``, ``.text``, ``.action``: the
 structured dict), decoded only when read.  ``decide`` returns an index into it
 (or ``(index, debug_text)``).
 
@@ -37,48 +38,40 @@ import operator
 import os
 import random
 import signal
-import socket
-import stat
 import sys
 import threading
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent import futures
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 import grpc
+from google.protobuf.message import DecodeError
 
-from arena.games.registry import DEFAULT_GAME
+from arena.games.registry import DEFAULT_GAME, starts_at_setup
 from arena.host import codec
 from arena.host.codec import LegalAction
-from arena.host.manifest import is_address
 from arena.protocol import PROTOCOL_VERSION
+from arena.protocol.lazy import LazyDict
+from arena.sdk_address import (ADDRESS_ENV, MAX_SOCKET_PATH_BYTES, PORT_ENV, ServeError, _clear_stale_socket,
+                               check_address, listen_address, socket_path)
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 if TYPE_CHECKING:
     from arena.games.union_pacific.kit.forward import ForwardModel
 
-__all__ = ["Bot", "LegalAction", "LegalActions", "Match", "MatchResult", "ServeError", "make_server", "serve"]
+__all__ = ["ADDRESS_ENV", "Bot", "LegalAction", "LegalActions", "MAX_SOCKET_PATH_BYTES", "Match", "MatchResult", "PORT_ENV",
+           "ServeError", "check_address", "listen_address", "make_server", "serve", "socket_path"]
 
 log = logging.getLogger("arena.sdk")
 
-#: The environment variable the host always sets to the gRPC address to listen on (as well as
-#: ``{address}`` in the command): ``unix:/path`` or ``HOST:PORT``.  It wins over the command line.
-ADDRESS_ENV = "ARENA_BOT_ADDRESS"
-#: The environment variable the host sets to the port when the address is a TCP port (as well as
-#: ``{port}`` in the command; the protocol's first form).
-PORT_ENV = "ARENA_BOT_PORT"
-#: The longest path of a Unix domain socket (``sun_path`` holds 108 bytes with the final NUL).
-MAX_SOCKET_PATH_BYTES = 107
+#: The gRPC service a bot serves.
+SERVICE = "arena.v1.Bot"
 #: Worker threads of the gRPC server: decisions of different matches in flight at once.
 DEFAULT_WORKERS = 16
 #: After SIGTERM, how long in-flight calls may still finish.
 STOP_GRACE_S = 2.0
-
-
-class ServeError(RuntimeError):
-    """The bot cannot be served (bad address, address in use, a Bot class without a name)."""
 
 
 @dataclass
@@ -97,23 +90,77 @@ class Match:
     board: dict[str, Any] | None  # the board JSON (None if StartMatch never came)
     rng: random.Random = field(repr=False)
     data: dict[str, Any] = field(default_factory=dict, repr=False)
-    #: every public event this seat has been shown so far (each decision's ``public_events``, in order)
-    public_events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: every public event this seat has been shown so far (each decision's ``public_events``, in
+    #: order; from the start of the match unless this process was restarted mid-match, see
+    #: :attr:`history_complete`): a property, read from the decisions' observations when first
+    #: asked for (see below)
+    public_events: InitVar[list[dict[str, Any]] | None] = None
     #: the clocks of the decision being made (``DecisionRequest``): its own time and the bank left
     decision_time_ms: int | None = None
     time_bank_ms: int | None = None
+    _events: list[dict[str, Any]] = field(init=False, repr=False)
+    # per decision whose public_events are not in _events yet: its observation (during the
+    # decision), then a function giving them (decoded only if public_events is read)
+    _unread: list[Any] = field(init=False, repr=False, compare=False)
+    _events_lock: threading.Lock = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self, public_events: list[dict[str, Any]] | None) -> None:
+        self._events = list(public_events) if public_events is not None else []
+        self._unread = []
+        self._events_lock = threading.Lock()
+
+    def _observing(self, observation: Mapping[str, Any]) -> None:
+        """Before decide(): this decision's public events join :attr:`public_events` (when read)."""
+        with self._events_lock:
+            self._unread.append(observation)
+
+    def _observed(self, observation: Mapping[str, Any], source: Callable[[], Any] | None = None) -> None:
+        """After decide(): keep a way to read the decision's public events, not the parsed request
+        (``source`` gives the observation's message again, e.g. from the request's bytes)."""
+        with self._events_lock:
+            if self._unread and self._unread[-1] is observation:
+                if isinstance(observation, LazyDict):
+                    self._unread[-1] = observation.reader("public_events", source)
+                else:
+                    self._unread.pop()
+                    self._events.extend(observation.get("public_events", ()))
+
+    def _public_events(self) -> list[dict[str, Any]]:
+        """Every public event this seat has been shown so far (each decision's ``public_events``,
+        in order: the very dicts of the observation while the bot keeps it), decoded when first read."""
+        with self._events_lock:
+            if self._unread:
+                unread, self._unread = self._unread, []
+                for entry in unread:
+                    self._events.extend(entry() if callable(entry) else entry.get("public_events", ()))
+            return self._events
+
+    @property
+    def history_complete(self) -> bool:
+        """Whether :attr:`public_events` reach back to the start of the match (they begin with
+        its set-up event).  False before the seat's first decision, and in a process restarted
+        mid-match: it was shown only the
+        events since its seat's previous decision, so what happened before is unknown to it
+        and :meth:`forward_model` raises :class:`arena.forward_model.PartialHistory`."""
+        return starts_at_setup(self.public_events)
 
     def forward_model(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction] | None = None,
                       seed: int | None = None) -> "ForwardModel":
         """Full game states consistent with what this seat knows, to search (see
         :mod:`arena.forward_model`; the game's kit provides it); ``seed`` defaults to one drawn
-        from :attr:`rng`.  A game without one raises ``NoForwardModel`` (a ``ValueError``)."""
+        from :attr:`rng`.  A game without one raises ``NoForwardModel``, a history that does not
+        reach back to the start of the match (:attr:`history_complete`) ``PartialHistory``
+        (both ``ValueError``)."""
         from arena.forward_model import forward_model, require_forward_model  # numpy: loaded by the bots that search
 
         require_forward_model(self.game)  # a clear error for a game without one
         if seed is None:
             seed = self.rng.getrandbits(64)
         return forward_model(self.game, self.board, observation, self.public_events, legal_actions, seed)
+
+
+# A property over the InitVar of the same name (Match(..., public_events=[...]) still works).
+Match.public_events = property(Match._public_events, doc=Match._public_events.__doc__)  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -234,6 +281,16 @@ def _choice(value: Any) -> tuple[int, str]:
         ) from None
 
 
+#: The reply bytes of ``DecisionReply(action_index=i)`` for the common indices.
+_INDEX_REPLIES = [bot_pb2.DecisionReply(action_index=i).SerializeToString() for i in range(1024)]
+
+
+def _reparse(data: bytes, request: bot_pb2.DecisionRequest) -> Callable[[], Any]:
+    """A function giving the request's observation member again, parsed from its bytes."""
+    member = request.observation.WhichOneof("game")
+    return lambda: getattr(bot_pb2.DecisionRequest.FromString(data).observation, member)
+
+
 class _Servicer(bot_pb2_grpc.BotServicer):
     """The four calls of arena.v1.Bot, forwarded to a :class:`Bot`'s hooks."""
 
@@ -290,8 +347,31 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         return bot_pb2.StartMatchReply()
 
     def Decide(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext) -> bot_pb2.DecisionReply:
+        index, debug = self._decision(request, context, None)
         try:
-            observation = codec.observation_from_proto(request.observation)
+            return bot_pb2.DecisionReply(action_index=index, debug=debug)
+        except ValueError as exc:  # an index beyond int32
+            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+
+    def decide_bytes(self, data: bytes, context: grpc.ServicerContext) -> bytes:
+        """Decide on the wire: the request's bytes in, the reply's bytes out (what the server
+        registers: the request's bytes are kept, not re-encoded, for ``Match.public_events``)."""
+        try:
+            request = bot_pb2.DecisionRequest.FromString(data)
+        except DecodeError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}")
+        index, debug = self._decision(request, context, data)
+        if not debug and 0 <= index < len(_INDEX_REPLIES):
+            return _INDEX_REPLIES[index]
+        try:
+            return bot_pb2.DecisionReply(action_index=index, debug=debug).SerializeToString()
+        except ValueError as exc:  # an index beyond int32
+            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+
+    def _decision(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext,
+                  data: bytes | None) -> tuple[int, str]:
+        try:
+            observation = codec.lazy_observation_from_proto(request.observation)
         except codec.CodecError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         key = (request.match_id, request.seat)
@@ -300,19 +380,19 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             match = self._open(context, Match(
                 request.match_id, request.seat, observation["num_players"], observation["variant"],
                 observation["game"], None, _match_rng(request.match_id, request.seat)))
-        match.public_events.extend(observation.get("public_events", ()))
+        match._observing(observation)
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         legal = LegalActions(request.legal_actions)
-        choice = self._hook(context, match, "decide()", self._decide, observation, legal)
+        try:
+            choice = self._hook(context, match, "decide()", self._decide, observation, legal)
+        finally:
+            match._observed(observation, _reparse(data, request) if data is not None else None)
         index, debug = choice
         if not 0 <= index < len(legal):
             log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
                         "the host will record an illegal action", index, len(legal), match.match_id,
                         match.seat, request.decision_number)
-        try:
-            return bot_pb2.DecisionReply(action_index=index, debug=debug)
-        except ValueError as exc:  # an index beyond int32
-            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+        return index, debug
 
     def _decide(self, observation: dict[str, Any], legal: LegalActions) -> tuple[int, str]:
         return _choice(self._bot.decide(observation, legal))
@@ -349,70 +429,21 @@ def _check_bot(bot: Bot) -> None:
             raise ServeError(f"{type(bot).__name__}.{attribute} must be a non-empty string, got {value!r}")
 
 
-def socket_path(address: str) -> str | None:
-    """The file of a ``unix:PATH`` or ``unix:///ABSOLUTE/PATH`` address; None for any other address."""
-    if address.startswith("unix://"):
-        return address[len("unix://"):]
-    if address.startswith("unix:"):
-        return address[len("unix:"):]
-    return None
+def _add_servicer(servicer: _Servicer, server: grpc.Server) -> None:
+    """As ``bot_pb2_grpc.add_BotServicer_to_server``, but Decide takes and gives bytes (see
+    :meth:`_Servicer.decide_bytes`)."""
+    def unary(method: Any, request: Any, reply: Any) -> grpc.RpcMethodHandler:
+        return grpc.unary_unary_rpc_method_handler(method, request_deserializer=request.FromString,
+                                                   response_serializer=reply.SerializeToString)
 
-
-def check_address(address: str) -> str:
-    """``address`` if the SDK can listen on it (``unix:PATH``, ``unix:///PATH`` or ``HOST:PORT``), else ServeError."""
-    path = socket_path(address)
-    if path is not None:
-        if address.startswith("unix://") and not path.startswith("/"):
-            raise ServeError(f"{address!r}: a unix:// address needs an absolute path (unix:///run/bot.sock), "
-                             "or write unix:PATH")
-        if not path:
-            raise ServeError(f"{address!r}: no socket path after 'unix:'")
-        if "\0" in path:
-            raise ServeError(f"{address!r}: a socket path cannot contain a NUL character")
-        size = len(os.fsencode(path))
-        if size > MAX_SOCKET_PATH_BYTES:
-            raise ServeError(f"{address!r}: the socket path is {size} bytes long; a Unix domain socket path "
-                             f"holds at most {MAX_SOCKET_PATH_BYTES}")
-        return address
-    if is_address(address):
-        return address
-    raise ServeError(f"{address!r} is not an address to listen on: give unix:/path/to/bot.sock or HOST:PORT "
-                     "(e.g. 127.0.0.1:50051, port 1 to 65535)")
-
-
-def _clear_stale_socket(address: str, path: str) -> None:
-    """Remove the socket file left at ``path`` by a process that is gone; refuse a live one or another file."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        folder = os.path.dirname(path) or "."
-        if not os.path.isdir(folder):
-            raise ServeError(f"cannot listen on {address}: the folder {folder} does not exist") from None
-        return
-    except OSError as exc:
-        raise ServeError(f"cannot listen on {address}: {exc}") from None
-    if not stat.S_ISSOCK(mode):
-        raise ServeError(f"cannot listen on {address}: {path} exists and is not a socket; not replacing it")
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    probe.settimeout(1.0)
-    try:
-        probe.connect(path)
-    except (ConnectionRefusedError, FileNotFoundError):
-        pass  # nobody listens there any more: a stale socket
-    except OSError as exc:
-        raise ServeError(f"cannot listen on {address}: cannot tell whether {path} is in use ({exc})") from None
-    else:
-        # gRPC would take the path over silently, cutting the other process off its clients.
-        raise ServeError(f"cannot listen on {address}: another process is listening on {path}")
-    finally:
-        probe.close()
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        raise ServeError(f"cannot listen on {address}: cannot remove the stale socket {path} ({exc})") from None
-    log.info("removed the stale socket %s", path)
+    handlers = {
+        "Describe": unary(servicer.Describe, bot_pb2.DescribeRequest, bot_pb2.DescribeReply),
+        "StartMatch": unary(servicer.StartMatch, bot_pb2.StartMatchRequest, bot_pb2.StartMatchReply),
+        "Decide": grpc.unary_unary_rpc_method_handler(servicer.decide_bytes),  # bytes both ways
+        "EndMatch": unary(servicer.EndMatch, bot_pb2.EndMatchRequest, bot_pb2.EndMatchReply),
+    }
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+    server.add_registered_method_handlers(SERVICE, handlers)
 
 
 def make_server(bot: Bot, port: int | None = None, *, host: str = "127.0.0.1", address: str | None = None,
@@ -437,7 +468,7 @@ def make_server(bot: Bot, port: int | None = None, *, host: str = "127.0.0.1", a
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="arena-bot"),
         options=[("grpc.so_reuseport", 0)],  # never share a port with another process silently
     )
-    bot_pb2_grpc.add_BotServicer_to_server(_Servicer(bot), server)
+    _add_servicer(_Servicer(bot), server)
     try:
         bound = server.add_insecure_port(address)
     except RuntimeError as exc:
@@ -450,34 +481,6 @@ def make_server(bot: Bot, port: int | None = None, *, host: str = "127.0.0.1", a
         raise ServeError(f"cannot listen on {address} ({reason}): {hint}")
     server.start()
     return server
-
-
-def listen_address(args: argparse.Namespace, environ: Mapping[str, str]) -> tuple[str, str]:
-    """Where to listen, and where that came from: ``ARENA_BOT_ADDRESS``, else ``--address``,
-    else ``--port`` (else ``ARENA_BOT_PORT``) on 127.0.0.1.  ServeError says what is wrong."""
-    from_env = environ.get(ADDRESS_ENV, "").strip()
-    if from_env:
-        try:
-            return check_address(from_env), ADDRESS_ENV
-        except ServeError as exc:
-            raise ServeError(f"{ADDRESS_ENV}: {exc}") from None
-    if args.address is not None:
-        try:
-            return check_address(args.address.strip()), "--address"
-        except ServeError as exc:
-            raise ServeError(f"--address: {exc}") from None
-    source = "--port" if args.port is not None else PORT_ENV
-    text = args.port if args.port is not None else environ.get(PORT_ENV)
-    if text is None or not str(text).strip():
-        raise ServeError(f"no address to listen on: the host sets {ADDRESS_ENV}; by hand, pass --address "
-                         f"unix:/path/bot.sock, --address HOST:PORT or --port N (or set {PORT_ENV})")
-    try:
-        port = int(str(text).strip())
-    except ValueError:
-        raise ServeError(f"{source}: port must be a whole number, got {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise ServeError(f"{source}: port must be 1 to 65535, got {port}")
-    return f"127.0.0.1:{port}", source
 
 
 def _watch_stdin(stop: "_Stop") -> None:

@@ -64,6 +64,9 @@ class SprtConfig:
     bank_ms: int = 10_000
     max_faults: int = 3
     isolation: dict[str, Any] = field(default_factory=lambda: {"level": "sandbox"})
+    #: The game played (a registered name): its spec says the table sizes and variants, and
+    #: every bot must list it (Describe).  The tournament row's column keeps it, not the JSON.
+    game: str = DEFAULT_GAME
     #: Each bot's files hash when the test started: a bot changed since is refused (a test
     #: compares fixed bots).
     files_sha256: dict[str, str] = field(default_factory=dict)
@@ -87,7 +90,7 @@ class SprtConfig:
         return (self.candidate, self.baseline, *self.pool)
 
     def entrants(self) -> SprtEntrants:
-        return SprtEntrants(self.candidate, self.baseline, self.pool, self.table_sizes, self.variant)
+        return SprtEntrants(self.candidate, self.baseline, self.pool, self.table_sizes, self.variant, self.game)
 
     def params(self) -> SprtParameters:
         return SprtParameters(self.elo0, self.elo1, self.alpha, self.beta)
@@ -96,7 +99,8 @@ class SprtConfig:
         """The settings an SPRT shares with a tournament (clocks, faults, isolation)."""
         return TournamentConfig(bots=self.bots, table_sizes=self.table_sizes, variant=self.variant,
                                 concurrency=self.concurrency, decision_ms=self.decision_ms, bank_ms=self.bank_ms,
-                                max_faults=self.max_faults, isolation=self.isolation, versions=dict(self.versions))
+                                max_faults=self.max_faults, isolation=self.isolation, versions=dict(self.versions),
+                                game=self.game)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "candidate": self.candidate, "baseline": self.baseline, "pool": list(self.pool),
@@ -120,7 +124,8 @@ class SprtConfig:
                        max_faults=int(data["max_faults"]),
                        isolation=dict(data.get("isolation") or {"level": "sandbox"}),
                        files_sha256={str(k): str(v) for k, v in (data.get("files_sha256") or {}).items()},
-                       versions={str(k): int(v) for k, v in (data.get("versions") or {}).items()})
+                       versions={str(k): int(v) for k, v in (data.get("versions") or {}).items()},
+                       game=str(data.get("game", DEFAULT_GAME)))
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"the stored SPRT configuration is unusable ({exc!r})") from None
 
@@ -132,7 +137,7 @@ def create_sprt(store: ResultStore, config: SprtConfig, seed: int | None = None)
         seed = new_tournament_key()
     elif not -(2**63) <= seed < 2**63:
         raise UserError(f"--seed must fit in a signed 64-bit integer, got {seed}")
-    return store.create_tournament(DEFAULT_GAME, config.to_json(), seed)  # SPRTs play Union Pacific only, for now
+    return store.create_tournament(config.game, config.to_json(), seed)
 
 
 @dataclass(frozen=True)
@@ -255,11 +260,16 @@ def _bot_name(participant: str) -> str:
     return participant if parts is None else parts[0]
 
 
+def config_of(row: Any) -> SprtConfig:
+    """A stored SPRT's configuration, its game from the tournament row."""
+    return SprtConfig.from_json({**row.config, "game": row.game})
+
+
 def load_progress(store: ResultStore, tournament_id: int) -> tuple[SprtConfig, SprtProgress]:
     row = store.get_tournament(tournament_id)
     if not is_sprt(row.config):
         raise UserError(f"tournament {tournament_id} is not an SPRT")
-    config = SprtConfig.from_json(row.config)
+    config = config_of(row)
     return config, SprtProgress(config, row.seed, stored_places(store, tournament_id))
 
 
@@ -332,7 +342,7 @@ def run_sprt(
         # NEW and OLD sit at every table: as many spares as a gauntlet's candidate
         spares = spares_per_bot(TournamentConfig(bots=shared.bots, table_sizes=shared.table_sizes,
                                                  gauntlet=config.candidate), workers, policy)
-        with BotPool(log_dir=log_dir, policy=policy, game=DEFAULT_GAME, spares=spares) as pool:
+        with BotPool(log_dir=log_dir, policy=policy, game=config.game, spares=spares) as pool:
             pool.prepare(list({id(s): s for s in specs.values()}.values()))
 
             def play(pairing: Pairing, cancel_event: threading.Event) -> MatchRecord:

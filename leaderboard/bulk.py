@@ -8,33 +8,25 @@ tournaments and bot versions are looked up once per batch, the duplicates in one
 query per few hundred matches.  Per match, what remains is encoding and compressing
 its replay.  All or nothing: on any error nothing of the batch is stored.
 
-The row values are those :func:`leaderboard.store.insert_match` writes; the test
+The row values are those :func:`leaderboard.store.insert_match` writes: both take
+them from :mod:`leaderboard.match_rows`; the test
 ``test_bulk.py::test_record_matches_stores_what_record_match_stores`` compares
-every column of both, so a change to one path that the other misses fails there.
+every column of both paths.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import and_, insert, or_
 from sqlmodel import Session, col, select
 
-from arena.records import MatchRecord, SeatResult
-from leaderboard import replays
-from leaderboard.errors import AlreadyRecorded, UnknownBotError
+from arena.records import MatchRecord
+from leaderboard.errors import AlreadyRecorded
+from leaderboard.match_rows import check_slot, match_values, played_versions, reference_values, seat_values
 from leaderboard.models import BotVersion, Match, MatchReference, Seat
-from leaderboard.rows import MatchStatus
-from leaderboard.store_core import (
-    _CHUNK,
-    _check_record,
-    _dump_json,
-    _find_tournament,
-    _find_version,
-    _refuse_recorded,
-)
+from leaderboard.store_core import _CHUNK, _check_record, _find_tournament, _refuse_recorded
 
 #: One match to store: (tournament id, schedule index, round, record), as record_match takes them.
 Item = tuple[int, int, int, MatchRecord]
@@ -49,9 +41,7 @@ def insert_matches(session: Session, items: Sequence[Item]) -> None:
     for item in items:
         tournament_id, schedule_index, round, record = item
         _check_record(record)
-        for value, what in ((schedule_index, "schedule index"), (round, "round")):
-            if not isinstance(value, int) or value < 0:
-                raise ValueError(f"match {record.match_id!r}: {what} must be an int >= 0, got {value!r}")
+        check_slot(record, schedule_index, round)
         if record.match_id in ids:
             raise AlreadyRecorded(f"match id {record.match_id!r} is twice in the batch")
         if (tournament_id, schedule_index) in slots:
@@ -76,23 +66,10 @@ def insert_matches(session: Session, items: Sequence[Item]) -> None:
     seat_rows: list[dict[str, Any]] = []
     reference_rows: list[dict[str, Any]] = []
     for tournament_id, schedule_index, round, record in items:
-        played = []
-        for seat in record.seats:
-            if seat.bot not in versions:
-                try:
-                    versions[seat.bot] = _find_version(session, seat.bot)[1]
-                except UnknownBotError as exc:
-                    raise UnknownBotError(f"match {record.match_id!r} seat {seat.seat}: {exc}") from None
-            played.append(versions[seat.bot])
-        if len({v.bot_id for v in played}) != len(played):
-            raise ValueError(
-                f"match {record.match_id!r}: two seats are versions of one bot "
-                f"({', '.join(s.bot for s in record.seats)}); a bot holds one seat per match"
-            )
-        match_rows.append(_match_values(tournament_id, schedule_index, round, record))
-        seat_rows.extend(_seat_values(record, seat, version) for seat, version in zip(record.seats, played))
-        reference_rows.extend({"match_id": record.match_id, "name": r.name, "score": r.score, "place": r.place}
-                              for r in record.references)
+        played = played_versions(session, record, versions)
+        match_rows.append(match_values(tournament_id, schedule_index, round, record))
+        seat_rows.extend(seat_values(record, seat, version) for seat, version in zip(record.seats, played))
+        reference_rows.extend(reference_values(record, r) for r in record.references)
     if match_rows:
         session.execute(insert(Match), match_rows)  # type: ignore[arg-type]
         session.execute(insert(Seat), seat_rows)  # type: ignore[arg-type]
@@ -124,38 +101,3 @@ def _refuse_stored(session: Session, items: Sequence[Item]) -> None:
                 if record.match_id == stored_id or (t, index) == (tournament_id, schedule_index):
                     _refuse_recorded(session, t, index, record.match_id)
             raise AssertionError("a stored match matched no item")  # pragma: no cover
-
-
-def _match_values(tournament_id: int, schedule_index: int, round: int, record: MatchRecord) -> dict[str, Any]:
-    replay_json = _dump_json(record.replay, f"match {record.match_id!r}: the replay")
-    return {
-        "id": record.match_id,
-        "tournament_id": tournament_id,
-        "schedule_index": schedule_index,
-        "round": round,
-        "seed": record.seed,
-        "variant": record.variant,
-        "table_size": record.players,
-        "status": MatchStatus.FINISHED.value,
-        "termination": record.termination.value,
-        "started_at": datetime.fromtimestamp(record.started_at, UTC),
-        "duration_s": float(record.duration_s),
-        "replay_z": replays.pack(replay_json),
-        "extra_json": _dump_json(record.extra, f"match {record.match_id!r}: extra"),
-    }
-
-
-def _seat_values(record: MatchRecord, seat: SeatResult, version: BotVersion) -> dict[str, Any]:
-    return {
-        "match_id": record.match_id,
-        "seat": seat.seat,
-        "bot_id": version.bot_id,
-        "bot_version_id": version.id,
-        "score": seat.score,
-        "place": seat.place,
-        "forfeited": seat.forfeited,
-        "faults_json": _dump_json(
-            [f.to_json() for f in seat.faults], f"match {record.match_id!r} seat {seat.seat}: faults"
-        ),
-        "fault_count": len(seat.faults),
-    }

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
@@ -36,7 +35,7 @@ from sqlmodel import Session, col, select
 from arena.records import MatchRecord
 from leaderboard import replays
 from leaderboard.database import DEFAULT_DB_PATH, create_db_engine, resolve_db_url
-from leaderboard.errors import StoreError, UnknownBotError, UnknownMatchError
+from leaderboard.errors import StoreError, UnknownMatchError
 from leaderboard.migrate import upgrade
 from arena.records import reference_participant
 from arena.sinks import DEFAULT_LEASE_S, WorkerId
@@ -44,19 +43,18 @@ from leaderboard.models import Bot, BotVersion, Match, MatchReference, Seat, Tou
 from leaderboard.rows import (
     BotStats,
     MatchRow,
-    MatchStatus,
     TournamentRow,
     TournamentStatus,
     participant_name,
 )
 from leaderboard.bot_registry import BotRegistry
+from leaderboard.match_rows import check_slot, match_values, played_versions, reference_values, seat_values
 from leaderboard.saved_ratings import RatingStore
 from leaderboard.store_core import (
     _check_int64,
     _check_record,
     _dump_json,
     _find_tournament,
-    _find_version,
     _load_json,
     NO_PARTICIPANTS,
     _load_seats,
@@ -418,13 +416,8 @@ def insert_match(
     (``IntegrityError``).
     """
     _check_record(record)
-    for value, what in ((schedule_index, "schedule index"), (round, "round")):
-        if not isinstance(value, int) or value < 0:
-            raise ValueError(
-                f"match {record.match_id!r}: {what} must be an int >= 0, got {value!r}"
-            )
-    replay_json = _dump_json(record.replay, f"match {record.match_id!r}: the replay")
-    extra_json = _dump_json(record.extra, f"match {record.match_id!r}: extra")
+    check_slot(record, schedule_index, round)
+    values = match_values(tournament_id, schedule_index, round, record)  # bad JSON: before any lookup
     tournament = _find_tournament(session, tournament_id)
     if tournament.game != record.game:
         raise ValueError(
@@ -432,59 +425,13 @@ def insert_match(
             f"but tournament {tournament_id} plays {tournament.game!r}"
         )
     _refuse_recorded(session, tournament_id, schedule_index, record.match_id)
-    session.add(
-        Match(
-            id=record.match_id,
-            tournament_id=tournament_id,
-            schedule_index=schedule_index,
-            round=round,
-            seed=record.seed,
-            variant=record.variant,
-            table_size=record.players,
-            status=MatchStatus.FINISHED.value,
-            termination=record.termination.value,
-            started_at=datetime.fromtimestamp(record.started_at, UTC),
-            duration_s=float(record.duration_s),
-            replay_z=replays.pack(replay_json),
-            extra_json=extra_json,
-        )
-    )
+    session.add(Match(**values))
     session.flush()  # a duplicate that slipped past the check fails here
-    versions: dict[str, BotVersion] = {}
-    for seat in record.seats:
-        try:
-            versions[seat.bot] = _find_version(session, seat.bot)[1]
-        except UnknownBotError as exc:
-            raise UnknownBotError(
-                f"match {record.match_id!r} seat {seat.seat}: {exc}"
-            ) from None
-    bot_ids = [v.bot_id for v in versions.values()]
-    if len(set(bot_ids)) != len(bot_ids):
-        raise ValueError(
-            f"match {record.match_id!r}: two seats are versions of one bot "
-            f"({', '.join(s.bot for s in record.seats)}); a bot holds one seat per match"
-        )
-    for seat in record.seats:
-        played = versions[seat.bot]
-        session.add(
-            Seat(
-                match_id=record.match_id,
-                seat=seat.seat,
-                bot_id=played.bot_id,
-                bot_version_id=played.id,
-                score=seat.score,
-                place=seat.place,
-                forfeited=seat.forfeited,
-                faults_json=_dump_json(
-                    [f.to_json() for f in seat.faults],
-                    f"match {record.match_id!r} seat {seat.seat}: faults",
-                ),
-                fault_count=len(seat.faults),
-            )
-        )
+    played = played_versions(session, record, {})
+    for seat, version in zip(record.seats, played):
+        session.add(Seat(**seat_values(record, seat, version)))
     for reference in record.references:
-        session.add(MatchReference(match_id=record.match_id, name=reference.name, score=reference.score,
-                                   place=reference.place))
+        session.add(MatchReference(**reference_values(record, reference)))
 
 
 def _results_scope(tournament_id: int | None, table_size: int | None, game: str | None) -> Any:

@@ -107,6 +107,19 @@ def open_tab(browser: Any, width: str = "desktop") -> Iterator[Any]:
     assert errors == [], f"script errors: {errors}"
 
 
+@pytest.fixture(params=list(VIEWPORTS))
+def width(request: pytest.FixtureRequest) -> str:
+    """Each of :data:`VIEWPORTS` in turn."""
+    return str(request.param)
+
+
+@pytest.fixture
+def tab(browser: Any, width: str) -> Iterator[Any]:
+    """A fresh tab at ``width`` (:func:`open_tab`)."""
+    with open_tab(browser, width) as t:
+        yield t
+
+
 def shot(tab: Any, name: str, **kwargs: Any) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
@@ -136,3 +149,57 @@ def open_replay(tab: Any, url: str) -> Any:
 def expect_step(tab: Any, step: int) -> None:
     """Wait until the viewer shows ``step`` (0-based: the state after events 0..step)."""
     tab.wait_for_function("s => document.getElementById('replay').dataset.step === s", arg=str(step))
+
+
+def step_of(tab: Any) -> int:
+    """The step the viewer shows (0-based)."""
+    return int(tab.locator("#replay").get_attribute("data-step") or "-1")
+
+
+def check_play_speed(tab: Any, url: str) -> None:
+    """Open the replay at ``url`` (56 steps or more) under a fake clock and play it: at 4x (a step
+    every 75 ms: replay-core.js steps every 300 ms at 1x), paused by the button, at half speed,
+    at 8x chosen while it plays, then paused by the space key."""
+    tab.clock.install()
+    open_replay(tab, url)
+    tab.clock.pause_at(time.time() + 3600)
+    tab.locator("#speed").select_option("4")  # 4x: a step every 75 ms
+    tab.locator("#btn-play").click()
+    tab.clock.run_for(3000)
+    assert step_of(tab) == 40
+    tab.locator("#btn-play").click()  # pause
+    tab.clock.run_for(3000)
+    assert step_of(tab) == 40
+    tab.locator("#speed").select_option("0.5")  # half speed: a step every 600 ms
+    tab.locator("#btn-play").click()
+    tab.clock.run_for(3000)
+    assert step_of(tab) == 45
+    tab.locator("#speed").select_option("8")  # a change while playing takes effect at once
+    tab.clock.run_for(375)
+    assert step_of(tab) == 55
+    tab.locator("#step-label").click()  # away from the buttons: the space key is the viewer's
+    tab.keyboard.press(" ")
+    assert tab.locator("#btn-play").get_attribute("aria-pressed") == "false"
+    tab.clock.run_for(3000)
+    assert step_of(tab) == 55
+
+
+def turn_groups(tab: Any) -> list[list[Any]]:
+    """The viewer's event list: [heading, [its steps]] for each group (the set-up, then a turn each)."""
+    return list(tab.locator(".turn-group").evaluate_all(
+        "gs => gs.map(g => [g.querySelector('.turn-head').textContent, "
+        "Array.from(g.querySelectorAll('li[data-step]')).map(li => Number(li.dataset.step))])"))
+
+
+def expect_turn_groups(tab: Any, replay: dict[str, Any]) -> list[list[Any]]:
+    """The event list is grouped by turn: "Set-up", then "Turn N · bot" for each turn event, which
+    starts its group; every step in order."""
+    events = replay["events"]
+    names = {str(s["seat"]): s["name"] for s in replay["seats"]}
+    groups = turn_groups(tab)
+    turns = [e for e in events if e["type"] == "turn"]
+    assert [g[0] for g in groups] == ["Set-up"] + [f"Turn {t['turn']} · {names[str(t['seat'])]}" for t in turns]
+    assert [step for g in groups for step in g[1]] == list(range(len(events)))
+    for _, steps in groups[1:]:
+        assert events[steps[0]]["type"] == "turn" and all(events[s]["type"] != "turn" for s in steps[1:])
+    return groups

@@ -93,6 +93,26 @@ def test_the_view_is_the_engines_state_at_every_event(game_name: str, players: i
         assert [s["routes"] for s in scoring["seats"]] == [p["route_points"] for p in last["players"]]
 
 
+@pytest.mark.parametrize("game_name", GAMES)
+def test_every_field_of_a_frame_is_read_by_a_viewer_script(game_name: str) -> None:
+    """A frame carries only what the page draws: each of its fields is named (``.name`` or
+    ``["name"]``) in the game's viewer scripts or the shared ones.  (Ticket to Ride's ``phase``,
+    snapshotted mid-action and wrong in about a quarter of the frames, and Union Pacific's
+    ``over`` were read by none, and went.)"""
+    import re
+
+    from arena.protocol import REPO_ROOT
+
+    scripts = [*(REPO_ROOT / "arena" / "games" / game_name / "kit" / "viewer").glob("*.js"),
+               *(REPO_ROOT / "leaderboard" / "web" / "static").glob("*.js")]
+    text = "\n".join(path.read_text(encoding="utf-8") for path in scripts)
+    assert scripts and "frames" in text
+    fields = {key for frame in game_kit(game_name).view.replay_view(random_replay(game_name, 3, 5))["frames"]
+              for key in frame}
+    unread = sorted(k for k in fields if not re.search(rf"\.{k}\b|\[\s*[\"']{k}[\"']\s*\]", text))
+    assert not unread, f"frame fields no viewer script reads: {unread}"
+
+
 def test_a_replay_that_does_not_replay_has_no_view() -> None:
     replay = random_replay("ticket_to_ride_pennsylvania", 2, 5)
     replay["events"][3] = {"type": "row", "row": []}

@@ -35,14 +35,20 @@ def arena(*args: str, db: str, check: bool = True) -> subprocess.CompletedProces
     return proc
 
 
+def renamed_copy(tmp_path: Path, sample: str, old: str, new: str) -> str:
+    """A copy of a sample bot under another name (a second bot with the same play)."""
+    folder = tmp_path / new
+    shutil.copytree(SAMPLES / sample, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for file in (folder / "bot.toml", folder / "bot.py"):
+        file.write_text(file.read_text().replace(f'name = "{old}"', f'name = "{new}"'))
+    assert f'name = "{new}"' in (folder / "bot.toml").read_text()
+    return str(folder)
+
+
 @pytest.fixture
 def pool_bot(tmp_path: Path) -> str:
     """A renamed copy of the random sample bot, the pool's one opponent."""
-    folder = tmp_path / "random-two"
-    shutil.copytree(SAMPLES / "random_bot", folder, ignore=shutil.ignore_patterns("__pycache__"))
-    for file in (folder / "bot.toml", folder / "bot.py"):
-        file.write_text(file.read_text().replace('name = "random-bot"', 'name = "random-two"'))
-    return str(folder)
+    return renamed_copy(tmp_path, "random_bot", "random-bot", "random-two")
 
 
 def read(capsys: pytest.CaptureFixture[str], *args: str, db: str) -> str:
@@ -52,7 +58,8 @@ def read(capsys: pytest.CaptureFixture[str], *args: str, db: str) -> str:
     return capsys.readouterr().out
 
 
-def _check_deals(db: str, tid: int, counted: int, shown: dict) -> None:
+def _check_deals(db: str, tid: int, counted: int, shown: dict, new: str = "greedy-bot", old: str = "random-bot",
+                 pool: str = "random-two") -> None:
     """Every counted deal: NEW's and OLD's twins in every rotation, one deck; the test's state is the one
     the stored matches give."""
     by_deal: dict[int, list[dict]] = defaultdict(list)
@@ -65,9 +72,9 @@ def _check_deals(db: str, tid: int, counted: int, shown: dict) -> None:
         assert len(matches) == 4  # a table of 2: two rotations, NEW and OLD each
         assert len({m["seed"] for m in matches}) == 1
         seeds.add(matches[0]["seed"])
-        for new, old in (matches[0:2], matches[2:4]):
-            assert [("greedy-bot@1" if b == "random-bot@1" else b) for b in old["seats"]] == new["seats"]
-            assert "greedy-bot@1" in new["seats"] and "random-two@1" in new["seats"]
+        for new_match, old_match in (matches[0:2], matches[2:4]):
+            assert [(f"{new}@1" if b == f"{old}@1" else b) for b in old_match["seats"]] == new_match["seats"]
+            assert f"{new}@1" in new_match["seats"] and f"{pool}@1" in new_match["seats"]
     assert len(seeds) == counted  # a new deck every deal
     with Store.open(db) as store:
         config, progress = load_progress(store, tid)
@@ -75,8 +82,8 @@ def _check_deals(db: str, tid: int, counted: int, shown: dict) -> None:
         row = store.get_tournament(tid)
     test = SequentialTest(config.params())
     for number in range(1, counted + 1):
-        new, old = deal_scores(deal(config.entrants(), row.seed, number), places)
-        state = test.add(float(new), float(old))
+        new_score, old_score = deal_scores(deal(config.entrants(), row.seed, number), places)
+        state = test.add(float(new_score), float(old_score))
     assert state.llr == pytest.approx(shown["sprt"]["llr"], abs=1e-5)
     assert progress.report().to_json() == shown["sprt"]
 
@@ -104,6 +111,38 @@ def test_sprt_finds_greedy_better_than_random(db_url: str, pool_bot: str, tmp_pa
     board = json.loads(read(capsys, "leaderboard", "--tournament", "1", "--json", db=db_url))
     assert board[0]["name"] == "greedy-bot@1" and board[0]["bot"] == "greedy-bot"
     assert "already finished" in read(capsys, "tournament", "resume", "1", db=db_url)
+
+
+TTR = "ticket_to_ride_pennsylvania"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_ticket_to_ride_sprt_finds_the_sensible_bot_better_than_random(db_url: str, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``--game``: a TTR bot author's SPRT, with the TTR sample bots over gRPC (no imaginary
+    shareholder in TTR's two-player game: one opponent, 2 pairs per side of a deal)."""
+    pool = renamed_copy(tmp_path, "ttr_random_bot", "ttr-random-bot", "ttr-random-two")
+    run = arena("sprt", "--game", TTR, "--candidate", str(SAMPLES / "ttr_sensible_bot"),
+                "--baseline", str(SAMPLES / "ttr_random_bot"), "--pool", pool, "--players", "2", *WIDE,
+                "--seed", "3", "--isolation", "none", "--quiet", "--logs", str(tmp_path / "logs"), db=db_url)
+    assert "Ticket to Ride: Pennsylvania, table sizes 2" in run.stdout
+    assert "H1 accepted: ttr-sensible-bot is better than ttr-random-bot" in run.stdout
+    assert "cash" not in run.stdout  # the standings head the score column with TTR's name, not Union Pacific's
+    shown = json.loads(read(capsys, "tournament", "show", "1", "--json", db=db_url))
+    assert shown["game"] == TTR and shown["status"] == "finished" and shown["sprt"]["verdict"] == "H1 accepted"
+    assert "game" not in shown["config"]  # the tournament row's column says it, as for a tournament
+    _check_deals(db_url, 1, shown["sprt"]["counted_deals"], shown, "ttr-sensible-bot", "ttr-random-bot",
+                 "ttr-random-two")
+    with Store.open(db_url) as store:
+        stored = store.list_matches(tournament_id=1)
+        assert stored and {m.game for m in stored} == {TTR}
+        assert all(len(m.references) == 0 for m in stored)  # and no imaginary shareholder
+    assert "Ticket to Ride: Pennsylvania, table sizes 2" in read(capsys, "tournament", "show", "1", db=db_url)
+    # resuming a finished TTR SPRT with the wrong --game is refused; with the right one it says so
+    wrong = arena("tournament", "resume", "1", "--game", "union_pacific", db=db_url, check=False)
+    assert wrong.returncode == 2 and f"plays {TTR}, not union_pacific" in wrong.stderr
+    assert "already finished" in read(capsys, "tournament", "resume", "1", "--game", TTR, db=db_url)
 
 
 @pytest.mark.slow
@@ -156,12 +195,19 @@ def test_an_interrupted_sprt_resumes_where_it_stopped(db_url: str, pool_bot: str
          "--alpha and --beta"),
         (("--candidate", "nobody", "--baseline", "b", "--pool", "c", "--players", "2"), "no bot named 'nobody'"),
         (("--simulate", "--runs", "0"), "--runs must be at least 1"),
+        (("--game", TTR, "--candidate", "a", "--baseline", "b", "--pool", "c,d,e,f,g", "--players", "6"),
+         "table size 6 is outside 2..5 (Ticket to Ride: Pennsylvania)"),
+        (("--game", TTR, "--candidate", "a", "--baseline", "b", "--pool", "c", "--players", "2", "--variant", "pro"),
+         "Ticket to Ride: Pennsylvania has no variant 'pro'"),
+        (("--game", TTR, "--simulate", "--players", "2,6", "--runs", "1"),
+         "table size 6 is outside 2..5 (Ticket to Ride: Pennsylvania)"),
     ],
 )
 def test_bad_input_gets_one_clear_line(tmp_path: Path, args: tuple[str, ...], message: str,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sprt", *args, "--db", str(tmp_path / "a.sqlite")]) == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == ""  # refused before anything is played or simulated
     assert message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
 

@@ -199,3 +199,27 @@ def test_another_seat_s_dealt_cards_are_never_sent_even_if_the_engine_let_them_t
         WIRE.observation_encoder().encode(leaked)
     own = {**state.observation(1), "public_events": [public_event(deal, 1)]}  # its own cards: sent
     assert codec.observation_from_proto(codec.observation_to_proto(own))["public_events"][0]["cards"] == deal["cards"]
+
+
+def test_a_refresh_with_an_empty_slot_is_kept_by_the_event_cache_and_encodes_as_the_codec_does() -> None:
+    """A ``refresh`` event's row holds None for a slot the exhausted deck could not fill: the fast
+    encoder keeps its bytes like any other event's (it used to encode it anew for every seat and
+    decision), and they are the checked path's bytes; a row that differs only there is not
+    confused with it."""
+    state = GAME.new_state(3, 5)
+    base = state.observation(0)
+    refresh = {"type": "refresh", "discarded": ["locomotive", "locomotive", "locomotive", "red", "blue"],
+               "row": ["red", None, None, "blue", None]}
+    other = {**refresh, "row": ["red", "green", None, "blue", None]}
+    for event in (refresh, other):
+        assert WIRE._event_key(event) is not None
+        observation = {**base, "public_events": [event]}
+        encoder = codec.ObservationEncoder()
+        for _ in range(2):  # the second time from the cache
+            raw = encoder.encode(observation)
+            assert bot_pb2.Observation.FromString(raw) == codec.observation_to_proto(observation)
+            seen = codec.observation_from_proto(bot_pb2.Observation.FromString(raw))["public_events"][0]
+            assert seen["row"] == event["row"]
+        assert WIRE._event_key(event) in WIRE._EVENT_BYTES
+    assert WIRE._EVENT_BYTES[WIRE._event_key(refresh)] != WIRE._EVENT_BYTES[WIRE._event_key(other)]
+    assert WIRE._event_key({**refresh, "row": ["red", True, None, "blue", None]}) is None  # a bool: not kept

@@ -610,7 +610,7 @@ def test_match_page_has_the_viewer_and_the_result(client: TestClient, data: Data
         assert f'<tr class="{"win" if s.place == 1 else ""}" data-seat="{s.seat}">' in body
     assert "forfeited" in body and "3 faults (the limit is 3)" in body
     assert '<script type="module" src="/static/games/union_pacific/replay.js">' in body  # the game's, from its kit
-    parts = ["replay-core.js"] + [f"games/union_pacific/{part}" for part in (
+    parts = ["replay-core.js", "replay-svg.js", "replay-parts.js"] + [f"games/union_pacific/{part}" for part in (
         "replay.js", "replay-words.js", "replay-board.js", "replay-panels.js", "replay-chart.js")]
     for part in parts:
         response = client.get(f"/static/{part}")

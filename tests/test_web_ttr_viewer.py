@@ -25,7 +25,9 @@ from arena.records import MatchRecord, MatchTermination, SeatResult
 from arena.replay import build_replay
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
-from tests.chromium import browser, chromium, expect_step, open_replay, open_tab, serve, shot  # noqa: F401
+from tests.chromium import (  # noqa: F401
+    browser, check_play_speed, chromium, expect_step, expect_turn_groups, open_replay, open_tab, serve, shot, step_of, tab,
+    width)
 from tests.test_web_api import play_record
 
 pytestmark = pytest.mark.browser
@@ -36,23 +38,27 @@ T0 = 1_760_000_000.0
 HOSTILE = "<script>alert(1)</script>"
 
 
-def ttr_record(match_id: str, bots: list[str], seed: int, started_at: float) -> MatchRecord:
-    """An in-process random game of Ticket to Ride wrapped as the host wraps a match."""
+def ttr_record(match_id: str, bots: list[str], seed: int, started_at: float, forfeited: int | None = None) -> MatchRecord:
+    """An in-process random game of Ticket to Ride wrapped as the host wraps a match; ``forfeited``:
+    a seat the match section says forfeited (placed last whatever its points)."""
     bots = [f"{name}@1" for name in bots]
     game = get_game(GAME)
     state = game.new_state(len(bots), seed, game.spec.default_variant)
     play_in_process(state, [RandomPolicy(seed * 17 + s) for s in range(len(bots))])
     outcome = state.outcome()
-    places = places_with_forfeits(outcome.cash, set())
-    seats = tuple(SeatResult(seat=s, bot=name, score=outcome.cash[str(s)], place=places[str(s)])
+    gone = set() if forfeited is None else {str(forfeited)}
+    places = places_with_forfeits(outcome.cash, gone)
+    termination = MatchTermination.FORFEIT if gone else MatchTermination(outcome.termination.value)
+    seats = tuple(SeatResult(seat=s, bot=name, score=outcome.cash[str(s)], place=places[str(s)], forfeited=s == forfeited)
                   for s, name in enumerate(bots))
-    match = {"match_id": match_id, "termination": outcome.termination.value, "cash": dict(outcome.cash),
-             "places": places, "forfeited_seats": [], "faults": [], "forfeits": [], "restarts": [],
+    match = {"match_id": match_id, "termination": termination.value, "cash": dict(outcome.cash),
+             "places": places, "forfeited_seats": sorted(int(s) for s in gone), "faults": [],
+             "forfeits": [{"seat": int(s), "decision": 9, "reason": "3 faults (the limit is 3)"} for s in gone], "restarts": [],
              "seats": [{"seat": s, "bot": name, "kind": "bot", "version": "1.0.0"} for s, name in enumerate(bots)],
              "debug": [], "notes": [], "started_at": started_at, "duration_s": 0.5}
     replay = build_replay(game, state, seed=seed, variant=game.spec.default_variant, seats=bots, match=match)
     return MatchRecord(match_id=match_id, game=GAME, seed=seed, variant=game.spec.default_variant,
-                       players=len(bots), seats=seats, termination=MatchTermination(outcome.termination.value),
+                       players=len(bots), seats=seats, termination=termination,
                        replay=replay, started_at=started_at, duration_s=0.5, extra={"decisions": len(state.history)})
 
 
@@ -70,7 +76,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
         for name in ("alpha", "beta", "gamma", HOSTILE):
             store.add_bot(name, "1.0.0", "tests", "python", manifest_path=f"/bots/{len(name)}/bot.toml",
                           files_sha256=SHA)
-        tid = store.create_tournament(GAME, {"bots": ["alpha", "beta", "gamma", HOSTILE], "table_sizes": [2, 4],
+        tid = store.create_tournament(GAME, {"bots": ["alpha", "beta", "gamma", HOSTILE], "table_sizes": [2, 3, 4],
                                              "rounds": 1}, 7)
         for index, bots in enumerate([["alpha", HOSTILE], ["beta", "gamma", HOSTILE, "alpha"]]):
             record = ttr_record(f"ttr-m{index}", bots, 300 + index, T0 + 60 * index)
@@ -81,6 +87,10 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
         bad.replay["events"][4] = {**bad.replay["events"][4], "row": ["red"] * 5}
         store.record_match(tid, 2, 1, bad)
         records[bad.match_id] = bad
+        # Seat 0, first by points, forfeits (as after three faults): it is placed last.
+        forfeit = ttr_record("ttr-forfeit", ["gamma", HOSTILE, "beta"], 336, T0 + 350, forfeited=0)
+        store.record_match(tid, 3, 1, forfeit)
+        records[forfeit.match_id] = forfeit
         store.set_tournament_status(tid, TournamentStatus.FINISHED)
         # A Union Pacific match whose replay does not re-play either (as one recorded under older rules).
         up = store.create_tournament("union_pacific", {"bots": ["alpha", "beta"], "table_sizes": [2], "rounds": 1}, 9)
@@ -98,17 +108,6 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
 def base_url(stored: Stored) -> Iterator[str]:
     with serve(stored.url) as url:
         yield url
-
-
-@pytest.fixture(params=["desktop", "phone"])
-def width(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-def tab(browser: Any, width: str) -> Iterator[Any]:
-    with open_tab(browser, width) as t:
-        yield t
 
 
 def owners(tab: Any) -> dict[str, int]:
@@ -227,6 +226,7 @@ def test_a_replay_without_a_view_or_not_yet_public(browser: Any, base_url: str, 
         expect_step(tab, last)
         assert tab.get_by_test_id("event-text").text_content().startswith("Game over (normal)")
         assert tab.get_by_test_id("final").is_visible() and owners(tab) == {}
+        assert (tab.locator("#step-label").text_content() or "").endswith("the stored events only")
         assert last == len(events) - 1
         secret = tab.request.get(f"{base_url}/api/replay-view/ttr-secret")
         assert secret.status == 403  # a running tournament's replays stay hidden, their views too
@@ -251,3 +251,101 @@ def test_a_union_pacific_replay_without_a_view_still_shows_its_events_and_payout
                 assert cell.text_content() == str(paid)
         assert tab.locator("#step-label").text_content().endswith("the stored events only")
         shot(tab, "ttr-phone-up-without-view", full_page=True)
+
+
+# -- the controls replay-core.js and replay-svg.js share with Union Pacific's viewer ---------------
+
+
+def test_the_shared_controls_drive_the_ttr_viewer(tab: Any, width: str, base_url: str, stored: Stored) -> None:
+    """The address, the event list by turn, the marks, the keys and the zoom, as for Union Pacific
+    (tests/test_web_viewer.py): the same shared code, with this game's events and board."""
+    replay = stored.records["ttr-m1"].replay
+    events = replay["events"]
+    last = len(events) - 1
+    open_replay(tab, f"{base_url}/matches/ttr-m1#step=30")
+    assert step_of(tab) == 29
+    assert (tab.locator("#step-label").text_content() or "").startswith(f"Step 30 / {len(events)} · turn ")
+
+    # -- the event list: a group a turn, headed by the turn and its seat
+    expect_turn_groups(tab, replay)
+
+    # -- the marks under the slider: the final round and the scoring
+    milestones = [(i, {"final_round": "final round", "scoring": "final scoring"}[e["type"]])
+                  for i, e in enumerate(events) if e["type"] in ("final_round", "scoring")]
+    assert [what for _, what in milestones] == ["final round", "final scoring"]
+    marks = tab.get_by_test_id("slider-marks").locator(".mark-milestone")
+    assert marks.evaluate_all("ms => ms.map(m => [Number(m.dataset.step), m.title])") == [
+        [i, f"{what} (step {i + 1})"] for i, what in milestones]
+    marks.nth(0).click()
+    expect_step(tab, milestones[0][0])
+    tab.wait_for_function("h => location.hash === h", arg=f"#step={milestones[0][0] + 1}")
+
+    # -- the keys: Home, →, C (the next claim), End, ←; the address follows, a reload keeps it
+    tab.locator("body").click(position={"x": 5, "y": 5})
+    tab.keyboard.press("Home")
+    expect_step(tab, 0)
+    tab.keyboard.press("ArrowRight")
+    expect_step(tab, 1)
+    tab.keyboard.press("c")
+    expect_step(tab, next(i for i, e in enumerate(events) if e["type"] == "claim"))
+    tab.keyboard.press("End")
+    expect_step(tab, last)
+    assert (tab.get_by_test_id("event-text").text_content() or "").startswith(f"Game over ({events[-1]['termination']}): 1. ")
+    tab.keyboard.press("ArrowLeft")
+    expect_step(tab, last - 1)
+    tab.wait_for_function("h => location.hash === h", arg=f"#step={last}")
+    tab.reload()
+    tab.locator("#replay[data-ready='true']").wait_for()
+    assert step_of(tab) == last - 1
+
+    # -- the zoom, by its keys and its buttons: the board scrolls in its box, never the page
+    scroll = tab.get_by_test_id("board-scroll")
+    for key, zoom in [("+", "1.5"), ("=", "2"), ("+", "3"), ("+", "3"), ("-", "2")]:
+        tab.keyboard.press(key)
+        assert scroll.get_attribute("data-zoom") == zoom, key
+        assert tab.locator("#zoom-label").text_content() == f"{zoom}×"
+    assert step_of(tab) == last - 1  # the zoom keys do not step
+    layout = tab.evaluate("""() => { const box = document.getElementById('board-scroll');
+      return {scroll: box.scrollWidth > box.clientWidth, page: document.documentElement.scrollWidth, view: window.innerWidth,
+              labels: Number(document.getElementById('board').dataset.labelsShown)}; }""")
+    assert layout["scroll"] and layout["page"] <= layout["view"], layout
+    shot(tab, f"ttr-{width}-zoom2", full_page=True)
+    tab.locator("#zoom-fit").click()
+    assert scroll.get_attribute("data-zoom") == "1" and tab.locator("#zoom-out").is_disabled()
+    assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_ttr_play_follows_the_chosen_speed(browser: Any, base_url: str) -> None:
+    with open_tab(browser, "desktop") as tab:
+        check_play_speed(tab, f"{base_url}/matches/ttr-m1")
+
+
+def test_a_ttr_forfeit_ends_as_the_match_result_says(tab: Any, width: str, base_url: str, stored: Stored) -> None:
+    record = stored.records["ttr-forfeit"]
+    replay = record.replay
+    names = {str(s["seat"]): s["name"] for s in replay["seats"]}
+    open_replay(tab, f"{base_url}/matches/ttr-forfeit")
+    tab.keyboard.press("End")
+    expect_step(tab, len(replay["events"]) - 1)
+    game_end = replay["events"][-1]
+    assert game_end["type"] == "game_end" and game_end["places"]["0"] == 1  # first by points in the game itself
+    text = tab.get_by_test_id("event-text").text_content() or ""
+    assert text == f"Game over ({game_end['termination']}): " + ", ".join(
+        f"{game_end['places'][p]}. {names[p]} {game_end['cash'][p]} points"
+        for p in sorted(game_end["places"], key=lambda p: game_end["places"][p])) + \
+        f". {names['0']} forfeited and is placed last in the match result."
+    final = tab.get_by_test_id("final")
+    rows = final.locator("tbody tr").evaluate_all(
+        "rs => rs.map(r => [r.dataset.participant, r.querySelector('.place').textContent, !!r.querySelector('.status-forfeit')])")
+    assert rows == [[str(s.seat), str(s.place), s.forfeited] for s in sorted(record.seats, key=lambda s: s.place)]
+    assert rows[-1] == ["0", "3", True]
+    assert (final.locator("h3").text_content() or "") == "Final scores · forfeit"
+    top = tab.get_by_test_id("result").locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.seat)")
+    assert top == [p for p, _, _ in rows]
+    # The panels read who is who and the shares through the shared parts (replay-parts.js).
+    companies = tab.get_by_test_id("companies").locator("tbody tr").evaluate_all(
+        "rs => rs.map(r => [r.dataset.company, r.querySelector('.co-chip .co-code').textContent, "
+        "r.querySelector('.co-chip').style.getPropertyValue('--co')])")
+    board = game_kit(GAME).view.board()
+    assert companies == [[c["code"], c["code"], c["colour"]] for c in board["companies"]]
+    shot(tab, f"ttr-{width}-forfeit-final", full_page=True)

@@ -24,7 +24,8 @@ from arena.replay import action_event_spans
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
 from tests.chromium import (  # noqa: F401
-    SCREENSHOTS, browser, chromium, expect_step, open_replay, open_tab, readme_image, serve, shot)
+    SCREENSHOTS, browser, check_play_speed, chromium, expect_step, expect_turn_groups, open_replay, open_tab,
+    readme_image, serve, shot, step_of, tab, width)
 from tests.test_web_api import HOSTILE, Data, fill_store, running_tournament, store_next_match
 
 pytestmark = pytest.mark.browser
@@ -44,17 +45,6 @@ def base_url(data: Data) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["desktop", "phone"])
-def width(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-def tab(browser: Any, width: str) -> Iterator[Any]:
-    with open_tab(browser, width) as t:
-        yield t
-
-
 def replay_of(data: Data, match_id: str) -> dict[str, Any]:
     replay = data.records[match_id].replay
     assert replay is not None
@@ -63,10 +53,6 @@ def replay_of(data: Data, match_id: str) -> dict[str, Any]:
 
 def match_url(base_url: str, match_id: str, fragment: str = "") -> str:
     return f"{base_url}/matches/{quote(match_id, safe='')}{fragment}"
-
-
-def step_of(tab: Any) -> int:
-    return int(tab.locator("#replay").get_attribute("data-step") or "-1")
 
 
 # -- every page at both widths --------------------------------------------------------------------
@@ -214,15 +200,8 @@ def test_the_step_is_in_the_address(browser: Any, base_url: str, data: Data) -> 
 def test_the_event_list_is_grouped_by_turn_and_clickable(tab: Any, width: str, base_url: str, data: Data) -> None:
     replay = replay_of(data, FORFEIT_MATCH)
     events = replay["events"]
-    names = {str(s["seat"]): s["name"] for s in replay["seats"]}
     open_replay(tab, match_url(base_url, FORFEIT_MATCH))
-    groups = tab.locator(".turn-group").evaluate_all(
-        "gs => gs.map(g => [g.querySelector('.turn-head').textContent, Array.from(g.querySelectorAll('li[data-step]')).map(li => Number(li.dataset.step))])")
-    turns = [e for e in events if e["type"] == "turn"]
-    assert [g[0] for g in groups] == ["Set-up"] + [f"Turn {t['turn']} · {names[str(t['seat'])]}" for t in turns]
-    assert [step for g in groups for step in g[1]] == list(range(len(events)))
-    for head, steps in groups[1:]:
-        assert events[steps[0]]["type"] == "turn" and all(events[s]["type"] != "turn" for s in steps[1:])
+    expect_turn_groups(tab, replay)
     target = len(events) * 2 // 3
     item = tab.locator(f".turn-events li[data-step='{target}'] a")
     item.scroll_into_view_if_needed()
@@ -243,23 +222,7 @@ def test_the_event_list_is_grouped_by_turn_and_clickable(tab: Any, width: str, b
 
 def test_play_follows_the_chosen_speed(browser: Any, base_url: str) -> None:
     with open_tab(browser, "desktop") as tab:
-        tab.clock.install()
-        open_replay(tab, match_url(base_url, FORFEIT_MATCH))
-        tab.clock.pause_at(time.time() + 3600)
-        tab.locator("#speed").select_option("4")  # 4x: a step every 75 ms
-        tab.locator("#btn-play").click()
-        tab.clock.run_for(3000)
-        assert step_of(tab) == 40
-        tab.locator("#btn-play").click()  # pause
-        tab.clock.run_for(3000)
-        assert step_of(tab) == 40
-        tab.locator("#speed").select_option("0.5")  # half speed: a step every 600 ms
-        tab.locator("#btn-play").click()
-        tab.clock.run_for(3000)
-        assert step_of(tab) == 45
-        tab.locator("#speed").select_option("8")  # a change while playing takes effect at once
-        tab.clock.run_for(375)
-        assert step_of(tab) == 55
+        check_play_speed(tab, match_url(base_url, FORFEIT_MATCH))
 
 
 def test_marks_and_decisions_lead_into_the_replay(tab: Any, width: str, base_url: str, data: Data) -> None:
@@ -401,6 +364,12 @@ def test_trains_carry_shapes_and_labels_hide_no_space(tab: Any, width: str, base
     tab.get_by_test_id("board-scroll").screenshot(path=str(SCREENSHOTS / f"viewer-{width}-board-zoom2.png"))
     tab.locator("#zoom-fit").click()
     assert tab.evaluate(LAYOUT)["shown"] == fit["shown"]
+    # The zoom keys (replay-svg.js's zoomBoard, as for Ticket to Ride): + or = in, - out; no step.
+    for key, zoom in [("+", "1.5"), ("=", "2"), ("-", "1.5"), ("-", "1"), ("-", "1")]:
+        tab.keyboard.press(key)
+        assert tab.get_by_test_id("board-scroll").get_attribute("data-zoom") == zoom, key
+        assert tab.locator("#zoom-label").text_content() == f"{zoom}×"
+    assert step_of(tab) == len(events) - 1
 
 
 # -- a running tournament ---------------------------------------------------------------------------

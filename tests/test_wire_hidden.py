@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from arena.games import get_game
 from arena.host.client import BotConnection, SeatClient, encoder_for
 from arena.host.clock import Clocks
+from arena.host.codec import ObservationEncoder
 from arena.host.match import LocalPlayer, MatchConfig, _Match, run_match
 from arena.host.pool import BotPool
 from arena.policies import RandomPolicy
@@ -27,15 +28,16 @@ from tests.games.test_up_observation import HIDDEN, game_prefixes
 GAME = get_game("union_pacific")
 
 
-def _client(match_id: str, seat: int) -> SeatClient:
+def _client(match_id: str, seat: int, observations: ObservationEncoder | None = None) -> SeatClient:
     # The connection is never called: only the request bytes are built.
     return SeatClient(BotConnection("unix:/nonexistent/bot.sock"), match_id=match_id, seat=seat, clocks=Clocks(),
-                      encoder=encoder_for(GAME))
+                      encoder=encoder_for(GAME), observations=observations)
 
 
-def _wire(state, me: int, match_id: str) -> bytes:
+def _wire(state, me: int, match_id: str, observations: ObservationEncoder | None = None) -> bytes:
+    """The request as the match runner builds it (the observation written from the state)."""
     legal = state.legal_actions(me) if me in state.current_seats() else []
-    return _client(match_id, me).payload(state, len(state.history), state.observation(me), legal)
+    return _client(match_id, me, observations).payload(state, len(state.history), None, legal)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -46,12 +48,16 @@ def test_hidden_changes_never_change_the_bytes_a_bot_receives(state, data: st.Da
     me = data.draw(st.sampled_from(state.current_seats()), label="deciding seat")
     rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**32 - 1), label="mutation seed"))
     match_id = data.draw(st.text("0123456789abcdef", min_size=20, max_size=20), label="match id")
-    before = _wire(state, me, match_id)
+    shared = ObservationEncoder()  # one encoder that saw the original first: nothing it kept may show
+    before = _wire(state, me, match_id, shared)
+    assert before == _client(match_id, me).payload(state, len(state.history), state.observation(me),
+                                                   state.legal_actions(me))  # the dict path's bytes
     twin = state.clone()
     changed = sum(mutation(twin, me, rng) for mutation in HIDDEN)
     if changed:
         assert hidden_view(twin) != hidden_view(state)
         assert _wire(twin, me, match_id) == before, "hidden information reaches the wire"
+        assert _wire(twin, me, match_id, shared) == before, "hidden information reaches the wire"
 
 
 def _varint(value: int) -> bytes:

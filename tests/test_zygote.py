@@ -244,3 +244,70 @@ def test_as_root_the_zygote_needs_no_monitor_and_both_ways_build_the_same_sandbo
     assert shapes[True] == ("arena-monitor", False)
     if namespaces.privileged():
         assert shapes[False] == ("arena-init", True)
+
+
+_ORPHAN_BOT = """
+import os, signal, sys, time
+
+r, w = os.pipe()
+child = os.fork()
+if child == 0:  # leaves a grandchild to the sandbox's init, pid 1
+    grandchild = os.fork()
+    if grandchild == 0:
+        time.sleep(3600)
+        os._exit(0)
+    os.write(w, str(grandchild).encode())
+    os._exit(0)
+os.waitpid(child, 0)
+orphan = int(os.read(r, 32))
+assert open(f"/proc/{orphan}/stat").read().split()[3] == "1", "the orphan is not the init's"
+os.kill(orphan, signal.SIGKILL)
+print("KILLED", orphan, flush=True)
+time.sleep(3600)  # never listens: the init is still waiting for the bot's socket
+"""
+
+
+@needs_sandbox
+@pytest.mark.parametrize("monitor", [False, True], ids=["root-init", "monitor"])
+def test_an_orphan_killed_before_the_bot_listens_does_not_stay_a_zombie(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, monitor: bool) -> None:
+    """The sandbox's init reaps the bot's orphans while it waits for the bot's socket, not only
+    once the bot listens (a bot that never listens left them as zombies until its ready timeout)."""
+    from arena.host.process import BotProcess
+
+    if monitor:
+        monkeypatch.setenv("ARENA_ZYGOTE_MONITOR", "1")
+    zygotes.close_zygote()
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text(_ORPHAN_BOT)
+    manifest = _manifest(bot, ["python", "bot.py", "--address", "{address}"])
+    log = tmp_path / "bot.log"
+    process = BotProcess.spawn(manifest, log_path=log, policy=IsolationPolicy.sandbox())
+    try:
+        assert type(process.popen).__name__ == "SandboxProcess" and process.sandbox_init is not None
+        init = process.sandbox_init
+        deadline = time.monotonic() + 20
+        while "KILLED" not in log.read_text():
+            assert process.alive() and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+
+        def zombie(pid: int) -> bool:
+            try:
+                return _status(pid)["State"].startswith("Z")
+            except FileNotFoundError:  # reaped between listing the children and reading it
+                return False
+
+        def zombies() -> list[int]:
+            children = Path(f"/proc/{init}/task/{init}/children").read_text().split()
+            return [int(pid) for pid in children if zombie(int(pid))]
+
+        # the orphan died as a child of the init; it must be reaped, however long we look
+        deadline = time.monotonic() + 10
+        while zombies() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert zombies() == [], f"the init left its dead orphans as zombies: {zombies()}"
+        assert process.bot_pids() and process.alive()  # the bot itself is untouched, still waiting
+    finally:
+        process.stop(0.0)
+        zygotes.close_zygote()

@@ -9,12 +9,15 @@ empty call (empty request, empty reply) to a Python grpcio server that does noth
 (:mod:`arena.bench.empty_server`), over the same kind of connection: the floor any
 Python gRPC decision pays on this machine at this moment.  "Transport" is the Decide
 call alone (request already encoded).  The in-process figure is the same decision
-made by a :class:`RandomPolicy` (legal actions included).
+made by a :class:`RandomPolicy` (legal actions included).  Beside the wall times, the CPU
+time the bot's process spends per decision and the empty server per empty call (all their
+threads, from ``/proc``): on a loaded machine the steadier comparison of the bot's side.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import statistics
 import subprocess
 import sys
@@ -60,11 +63,37 @@ class HostFigures:
     matches: int
     match_grpc_ms: float  # median whole match, one bot process per seat
     match_local_ms: float  # median whole match, in-process random policies
+    #: CPU time (all threads) of the bot's process per decision, and of the empty server per empty
+    #: call, over the timed decisions (None where it cannot be read: a bot at an address, no /proc).
+    #: Unlike wall times these hardly move with the machine's load.
+    bot_cpu_us: float | None = None
+    empty_cpu_us: float | None = None
 
     @property
     def floor_ratio(self) -> float:
         """The decision's p50 over the empty call's p50 (1.0: the host and the bot add nothing)."""
         return self.grpc_p50_us / self.empty_p50_us
+
+
+def _cpu_ns(pids: list[int]) -> int | None:
+    """CPU time (ns) of every thread of ``pids`` so far (``/proc/PID/task/TID/schedstat``), or None."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            return None
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as f:
+                    total += int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue  # a thread that just ended
+    return total if pids else None
+
+
+def _cpu_per_call(before: int | None, after: int | None, calls: int) -> float | None:
+    return (after - before) / 1000 / calls if before is not None and after is not None and calls else None
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -129,6 +158,8 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
         with tempfile.TemporaryDirectory(prefix="arena-bench-host-") as tmp:
             with BotPool(log_dir=Path(tmp) / "logs") as pool:
                 handle = pool.acquire(spec)
+                bot_pids = handle.process.bot_pids() if handle.process is not None else []
+                cpu_start = (_cpu_ns(bot_pids), _cpu_ns([empty.process.pid]))
                 encoder = encoder_for(game)
                 game_no = 0
                 while len(grpc_times) < decisions:
@@ -151,7 +182,7 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
                         local(state, seat, legal)
                         t1 = time.perf_counter()
                         legal = state.legal_actions(seat)
-                        payload = client.payload(state, len(state.history), state.observation(seat), legal)
+                        payload = client.payload(state, len(state.history), None, legal)  # as the match runner does
                         t2 = time.perf_counter()
                         decision = client.decide(payload, len(legal))
                         t3 = time.perf_counter()
@@ -166,6 +197,7 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
                         empty_times.append(t4 - t3)
                         state.apply_action(seat, legal[decision.index])
                     game_no += 1
+                cpu_end = (_cpu_ns(bot_pids), _cpu_ns([empty.process.pid]))
 
             # Whole matches: one process per seat, against in-process play.
             specs = _seat_copies(spec, players)
@@ -198,4 +230,6 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
         match_players=players, matches=matches,
         match_grpc_ms=statistics.median(grpc_matches) * 1000 if grpc_matches else 0.0,
         match_local_ms=statistics.median(local_matches) * 1000 if local_matches else 0.0,
+        bot_cpu_us=_cpu_per_call(cpu_start[0], cpu_end[0], len(grpc_times)),
+        empty_cpu_us=_cpu_per_call(cpu_start[1], cpu_end[1], len(grpc_times)),
     )

@@ -170,6 +170,9 @@ def run_host(args: argparse.Namespace) -> int:
     console.print(table)
     console.print(f"decision / empty call (p50): {f.floor_ratio:.2f}x; the host's own work: p50 {f.host_p50_us:,.0f} µs, "
                   f"mean {f.host_mean_us:,.0f} µs")
+    if f.bot_cpu_us is not None and f.empty_cpu_us is not None:
+        console.print(f"CPU per call (all threads): the bot {f.bot_cpu_us:,.0f} µs per decision, the empty server "
+                      f"{f.empty_cpu_us:,.0f} µs per empty call ({f.bot_cpu_us / f.empty_cpu_us:.2f}x)")
     if f.matches:
         console.print(f"whole {f.match_players}-player match (median of {f.matches}): {f.match_grpc_ms:,.0f} ms over "
                       f"gRPC with {f.match_players} bot processes, {f.match_local_ms:,.1f} ms in-process")

@@ -16,8 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.errors import UserError
-from arena.cli.game_option import score_name
-from arena.games import DEFAULT_GAME
+from arena.cli.game_option import add_game_option, check_variant, score_name, seats_help, variants_help
 from arena.cli.leaderboard_view import make_console, standings_table
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
 from arena.cli.tournament import DEFAULT_LOGS, _table_sizes
@@ -41,12 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "the same cards: once with NEW, once with OLD in its place. Stored like a tournament; "
                     "Ctrl-C stops cleanly and 'arena tournament resume ID' goes on. --simulate measures the test "
                     "on simulated bots instead (error rates, expected deals).")
+    add_game_option(p, what="the game played (every bot must play it)")
     p.add_argument("--candidate", metavar="NEW", help="the bot to test (a registered name or a bot.toml)")
     p.add_argument("--baseline", metavar="OLD", help="the bot it should beat (a registered name or a bot.toml)")
     p.add_argument("--pool", type=_names, action="append", metavar="A,B,C",
                    help="the opponents, neither NEW nor OLD: names or bot.toml paths, comma-separated or repeated")
     p.add_argument("--players", type=_table_sizes, default=(4,), metavar="K[,K...]",
-                   help="table sizes, 2-6, played in turn (default 4; a table of k needs k-1 pool bots)")
+                   help="table sizes within the game's seat counts, played in turn (default 4; a table of k "
+                        f"needs k-1 pool bots): {seats_help()}")
     p.add_argument("--elo0", type=float, default=0.0, help="H0: NEW is this much better than OLD (default 0)")
     p.add_argument("--elo1", type=float, default=10.0, help="H1: NEW is this much better than OLD (default 10)")
     p.add_argument("--alpha", type=float, default=0.05,
@@ -59,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="the key every deal derives from (default: a random secret one). An explicit seed makes "
                         "every deal predictable to anyone who knows it: local runs only")
-    p.add_argument("--variant", choices=("standard", "pro"), default="standard", help="share deck set-up")
+    p.add_argument("--variant", default=None, metavar="VARIANT", help=variants_help())
     p.add_argument("--decision-ms", type=int, default=1000, metavar="MS", help="time per decision (default 1000 ms)")
     p.add_argument("--bank-ms", type=int, default=10_000, metavar="MS", help="time bank per match (default 10000 ms)")
     p.add_argument("--max-faults", type=int, default=3, metavar="N", help="faults before a seat forfeits (default 3)")
@@ -90,6 +91,7 @@ def cmd_sprt(args: argparse.Namespace) -> int:
     params = _params(args)
     if args.max_deals is not None and args.max_deals < 1:
         raise UserError(f"--max-deals must be at least 1, got {args.max_deals}")
+    variant = check_variant(args.game, args.variant)
     if args.simulate:
         return simulate(args, params)
     missing = [flag for flag, value in (("--candidate", args.candidate), ("--baseline", args.baseline),
@@ -100,23 +102,24 @@ def cmd_sprt(args: argparse.Namespace) -> int:
                              ("--max-faults", args.max_faults, 1), ("--bank-ms", args.bank_ms, 0)):
         if value < low:
             raise UserError(f"{name} must be at least {low}, got {value}")
+    from arena.games import game_spec
     from arena.scheduler.sprt_deals import SprtEntrants
     from arena.sprt import SprtConfig, create_sprt
     from arena.tournaments import resolve_bots
 
     pool_entries = [name for group in args.pool for name in group]
     try:  # the shape first, before any bot is checked and registered
-        SprtEntrants(args.candidate, args.baseline, tuple(pool_entries), args.players, args.variant)
+        SprtEntrants(args.candidate, args.baseline, tuple(pool_entries), args.players, variant, args.game)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     console = make_console()
     policy = isolation_from_args(args)
     with open_store(args, create=True) as store:
         rows = resolve_bots(store, [args.candidate, args.baseline, *pool_entries], log_dir=args.logs, policy=policy,
-                            on_register=lambda e: console.print(f"checking and registering {e} ..."))
+                            game=args.game, on_register=lambda e: console.print(f"checking and registering {e} ..."))
         config = SprtConfig(candidate=rows[0].name, baseline=rows[1].name, pool=tuple(r.name for r in rows[2:]),
                             table_sizes=args.players, elo0=params.elo0, elo1=params.elo1, alpha=params.alpha,
-                            beta=params.beta, max_deals=args.max_deals, variant=args.variant,
+                            beta=params.beta, max_deals=args.max_deals, variant=variant, game=args.game,
                             concurrency=args.concurrency, decision_ms=args.decision_ms, bank_ms=args.bank_ms,
                             max_faults=args.max_faults,
                             isolation={"level": policy.level.value, "limits": policy.limits.to_json()},
@@ -125,7 +128,7 @@ def cmd_sprt(args: argparse.Namespace) -> int:
         tid = create_sprt(store, config, args.seed)
         console.print(f"sprt {tid} (stored as tournament {tid}): {rows[0].participant} (NEW) against "
                       f"{rows[1].participant} (OLD), pool {', '.join(r.participant for r in rows[2:])}; "
-                      f"table sizes {','.join(map(str, config.table_sizes))}; "
+                      f"{game_spec(args.game).title}, table sizes {','.join(map(str, config.table_sizes))}; "
                       f"{describe_isolation(policy)}; database {store.url}")
         return play_sprt(console, store, tid, args, None, policy)
 
@@ -254,7 +257,7 @@ def play_sprt(console: Console, store: Any, tournament_id: int, args: argparse.N
     console.print(verdict_text(config, summary.report))
     standings = compute_standings(store, tournament_id)
     if standings:
-        console.print(standings_table(standings, f"sprt {tournament_id}: every stored match", score_name(DEFAULT_GAME)))
+        console.print(standings_table(standings, f"sprt {tournament_id}: every stored match", score_name(config.game)))
     return 0 if summary.complete else 1
 
 
@@ -270,11 +273,12 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
     """``arena tournament show ID`` of an SPRT: its configuration, the test's state, the stored matches."""
     import json
 
-    from arena.sprt import SprtConfig
+    from arena.games import game_spec
+    from arena.sprt import config_of
     from leaderboard.rows import SECRET_UNTIL_FINISHED
     from leaderboard.standings import compute_standings
 
-    config = SprtConfig.from_json(row.config)
+    config = config_of(row)
     stored = sorted(store.list_matches(tournament_id=row.id), key=lambda m: m.schedule_index)
     standings = compute_standings(store, row.id, save=False) if stored else []
     if args.json:
@@ -293,7 +297,7 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
     sprt = info["sprt"]
     seed = str(info["seed"]) if info["published"] else SECRET_UNTIL_FINISHED
     console.print(f"[bold]sprt {row.id}[/bold] ({info['status']}): {config.candidate} (NEW) against "
-                  f"{config.baseline} (OLD), pool {', '.join(config.pool)}; table sizes "
+                  f"{config.baseline} (OLD), pool {', '.join(config.pool)}; {game_spec(row.game).title}, table sizes "
                   f"{','.join(map(str, config.table_sizes))}; H0 {config.elo0:g} / H1 {config.elo1:g} Elo, "
                   f"α {config.alpha:g}, β {config.beta:g}"
                   + ("" if config.max_deals is None else f", at most {config.max_deals} deals")
@@ -312,6 +316,8 @@ def cmd_show_sprt(store: Any, row: Any, info: dict[str, Any], args: argparse.Nam
 
 
 def simulate(args: argparse.Namespace, params: Any) -> int:
+    from arena.games import game_spec
+    from arena.scheduler.pairings import check_table_size
     from arena.stats.simulation import SimulatedPool, characteristic
     from arena.stats.sprt import Decision
 
@@ -319,13 +325,21 @@ def simulate(args: argparse.Namespace, params: Any) -> int:
         raise UserError(f"--runs must be at least 1, got {args.runs}")
     console = make_console()
     max_deals = args.max_deals or 100_000
+    spec = game_spec(args.game)
+    for size in args.players:  # every size before the first simulation, not after it
+        try:
+            check_table_size(size, spec)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     for size in args.players:
-        pool = SimulatedPool(table_size=size)
+        # the two-player game's imaginary shareholder where the game has one (Union Pacific)
+        pool = SimulatedPool(table_size=size, imaginary_elo=0.0 if spec.reference(size) else None)
         table = Table(title=f"SPRT H0 {params.elo0:g} / H1 {params.elo1:g} Elo, α {params.alpha:g}, β {params.beta:g}; "
                             f"simulated table of {size}: {args.runs} tests per row",
                       caption=f"simulated bots (docs/tournaments.md): OLD at Elo 0, pool "
                               f"{', '.join(f'{e:+g}' for e in pool.pool_elo)}"
-                              + (f", imaginary shareholder {pool.imaginary_elo:+g}" if size == 2 else "")
+                              + (f", imaginary shareholder {pool.imaginary_elo:+g}" if size == 2 and pool.imaginary_elo is not None
+                                 else "")
                               + f"; twins share the candidate's luck with probability {pool.shared_luck:g}; "
                               f"{2 * size} matches per deal; at most {max_deals} deals")
         for col in ("true Elo", "accept H1", "accept H0", "undecided", "mean deals", "median", "90th pct",

@@ -12,8 +12,9 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from arena.games.base import Game
@@ -26,6 +27,13 @@ GAME_PACKAGES = (
 
 #: The game a command plays when none is named (``--game``'s default; a pool without a game).
 DEFAULT_GAME = "union_pacific"
+
+#: The event every game's public record begins with: the set-up, before any decision.  A
+#: seat's first decision shows it (its ``public_events`` reach back to the start), no later
+#: one does; so a seat's joined ``public_events`` that do not begin with it lack the start of
+#: the match (a bot process restarted mid-match).  tests/test_forward_model.py checks every
+#: registered game keeps to it.
+SETUP_EVENT = "setup"
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -209,3 +217,9 @@ def get_game(name: str) -> "Game":
             raise TypeError(f"the factory of {name!r} made a game whose spec is not the registered one")
         game = _instances.setdefault(name, game)
     return game
+
+
+def starts_at_setup(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a seat's public events reach back to the start of the match (their first is the
+    set-up event, :data:`SETUP_EVENT`)."""
+    return bool(events) and events[0].get("type") == SETUP_EVENT

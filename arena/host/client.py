@@ -241,11 +241,17 @@ class DecisionEncoder:
                          b"\x30" + _varint(decision_ms) if decision_ms else b"",
                          b"\x38" + _varint(bank_ms) if bank_ms else b""))
 
-    def encode(self, state: GameState, *, match_id: str, seat: int, number: int, observation: dict[str, Any],
+    def encode(self, state: GameState, *, match_id: str, seat: int, number: int, observation: dict[str, Any] | None,
                actions: Sequence[int], decision_ms: int, bank_ms: int,
                observations: ObservationEncoder | None = None) -> bytes:
+        """The request's bytes; ``observation`` None: ``state.observation(seat)``'s, written
+        from the state when the game's kit can (see :meth:`ObservationEncoder.encode_state`)."""
         head = self.head(match_id, seat, number, decision_ms, bank_ms)
-        wrapped = (observations or ObservationEncoder()).encode(observation)
+        observations = observations or ObservationEncoder()
+        if observation is None:
+            wrapped = observations.encode_state(self.game, state, seat)
+        else:
+            wrapped = observations.encode(observation)
         return b"".join((head, length_prefixed(_OBSERVATION_FIELD_TAG, wrapped),
                          self.legal_actions_bytes(state, actions)))
 
@@ -335,7 +341,10 @@ class SeatClient:
             return reason, f"StartMatch: {detail}"
         return None
 
-    def payload(self, state: GameState, number: int, observation: dict[str, Any], actions: Sequence[int]) -> bytes:
+    def payload(self, state: GameState, number: int, observation: dict[str, Any] | None,
+                actions: Sequence[int]) -> bytes:
+        """The DecisionRequest for this seat; ``observation`` None (what the match runner passes):
+        the seat's observation of ``state``, written from the state where the game's kit can."""
         return self.encoder.encode(state, match_id=self.match_id, seat=self.seat, number=number,
                                    observation=observation, actions=actions,
                                    decision_ms=self.clock.decision_ms, bank_ms=self.clock.request_bank_ms(),

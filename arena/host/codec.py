@@ -14,6 +14,10 @@ A wire kit is a module offering:
     ``Observation``, ``Action`` and ``Board`` (by convention the same string).
 ``observation_to_proto(dict) -> message`` / ``observation_from_proto(message) -> dict``
     The engine's ``state.observation(seat)`` and the game's observation message.
+``observation_decoders() -> {key: function(message) -> value}`` (optional)
+    Per observation key, in ``observation_from_proto``'s order, its value read from the
+    message alone: the SDK's lazy observation (:func:`lazy_observation_from_proto`)
+    decodes a key when the bot first reads it.
 ``action_to_proto(dict) -> message`` / ``action_from_proto(message) -> dict``
     An action's structured form (``state.describe_action(a)``) and the game's action message.
 ``board_to_proto(dict) -> message`` / ``board_from_proto(message) -> dict``
@@ -24,6 +28,10 @@ A wire kit is a module offering:
     A fast path for the host: a fresh object per match whose ``encode(observation)``
     returns the bytes of the game's observation message (without it the host
     serializes ``observation_to_proto``).
+``state_encoder() -> encoder`` (optional)
+    A faster path still: a fresh object per match whose ``encode(state, seat)`` returns
+    the bytes of ``observation_to_proto(state.observation(seat))`` written from the state
+    itself (no dict), or None when it cannot (the host then encodes the dict).
 ``RESULT_CASH`` (optional, default False)
     Also send the final scores as ``MatchResult.cash`` (Union Pacific, for bots older
     than ``MatchResult.scores``).
@@ -42,6 +50,7 @@ from typing import Any, Iterable, Sequence
 
 from arena.games.base import GameState, Outcome, Termination
 from arena.games.registry import game_kit, registered_games
+from arena.protocol.lazy import LazyDict, placeholders
 from arena.protocol.wire_checks import CodecError, build
 from arena.protocol.wirebytes import length_prefixed, tag
 from arena.records import MatchTermination
@@ -72,16 +81,24 @@ def wire_of(game: str) -> ModuleType:
     return wire
 
 
+_MEMBER_WIRES: dict[str, ModuleType] = {}  # oneof member name -> its game's wire kit (filled when first asked)
+
+
 def _member_wire(message: Any, where: str) -> tuple[ModuleType, Any]:
     """The wire kit for the ``game`` member set in ``message``, and that member."""
     member = message.WhichOneof("game")
     if member is None:
         raise CodecError(f"{where}: no game member is set")
-    for spec in registered_games():
-        wire = wire_of(spec.name)
-        if wire.ONEOF == member:
-            return wire, getattr(message, member)
-    raise CodecError(f"{where}: unsupported game member {member!r}")  # pragma: no cover
+    wire = _MEMBER_WIRES.get(member)
+    if wire is None:
+        for spec in registered_games():
+            candidate = wire_of(spec.name)
+            if candidate.ONEOF == member:
+                wire = _MEMBER_WIRES[member] = candidate
+                break
+        else:
+            raise CodecError(f"{where}: unsupported game member {member!r}")  # pragma: no cover
+    return wire, getattr(message, member)
 
 
 def game_of(message: Any) -> str:
@@ -107,6 +124,26 @@ def observation_from_proto(message: bot_pb2.Observation) -> dict[str, Any]:
     return wire.observation_from_proto(member)
 
 
+@lru_cache(maxsize=None)
+def _lazy_parts(wire: ModuleType) -> tuple[Any, dict[str, Any]] | None:
+    make = getattr(wire, "observation_decoders", None)
+    if make is None:
+        return None
+    decoders = make()
+    return decoders, placeholders(decoders)
+
+
+def lazy_observation_from_proto(message: bot_pb2.Observation) -> dict[str, Any]:
+    """:func:`observation_from_proto`'s dict, each value decoded when first read (a
+    :class:`~arena.protocol.lazy.LazyDict`; what the Python SDK gives a bot).  A game whose
+    wire kit has no ``observation_decoders`` gets the eager dict."""
+    wire, member = _member_wire(message, "observation")
+    parts = _lazy_parts(wire)
+    if parts is None:
+        return wire.observation_from_proto(member)
+    return LazyDict(member, parts[0], parts[1])
+
+
 class _PlainEncoder:
     """The fallback observation encoder: protobuf's own serialization."""
 
@@ -126,10 +163,27 @@ class ObservationEncoder:
     one ``ObservationEncoder`` per match keeps the reuse of unchanged fields).
     """
 
-    __slots__ = ("_by_game",)
+    __slots__ = ("_by_game", "_from_state")
 
     def __init__(self) -> None:
         self._by_game: dict[str, tuple[Any, bytes]] = {}
+        #: _from_state[game]: (the kit's state encoder or None, the member's tag)
+        self._from_state: dict[str, tuple[Any, bytes]] = {}
+
+    def encode_state(self, game: str, state: GameState, seat: int) -> bytes:
+        """The serialized ``Observation`` of ``state.observation(seat)`` (``state`` a game of
+        ``game``), written from the state when the game's kit can, else from the dict."""
+        entry = self._from_state.get(game)
+        if entry is None:
+            wire = wire_of(game)
+            make = getattr(wire, "state_encoder", None)
+            number = bot_pb2.Observation.DESCRIPTOR.fields_by_name[wire.ONEOF].number
+            entry = self._from_state[game] = (make() if make is not None else None, tag(number, 2))
+        encoder, member_tag = entry
+        body = encoder.encode(state, seat) if encoder is not None else None
+        if body is None:
+            return self.encode(state.observation(seat))
+        return length_prefixed(member_tag, body)
 
     def member_bytes(self, observation: Mapping[str, Any]) -> tuple[bytes, bytes]:
         """The ``Observation`` wrapper's tag for the game's member, and the member's bytes."""
@@ -260,6 +314,7 @@ __all__ = [
     "board_from_proto",
     "board_to_proto",
     "game_of",
+    "lazy_observation_from_proto",
     "legal_actions_to_proto",
     "match_result_from_proto",
     "match_result_to_proto",

@@ -341,7 +341,7 @@ class _Match:
         if not s.asks_bot:
             return s.fallback(state, seat, legal)
         assert s.client is not None
-        decision = s.client.decide(s.client.payload(state, self.number, state.observation(seat), legal), len(legal))
+        decision = s.client.decide(s.client.payload(state, self.number, None, legal), len(legal))
         return self.use(s, decision, legal)
 
     def decide_together(self, seats: Sequence[int]) -> list[tuple[int, int]]:
@@ -365,7 +365,7 @@ class _Match:
             if not s.asks_bot or s.client is None:
                 chosen[seat] = s.fallback(state, seat, legal)
                 continue
-            payload = s.client.payload(state, first + i, state.observation(seat), legal)
+            payload = s.client.payload(state, first + i, None, legal)
             pending.append((i, s, legal, s.client.begin(payload)))
         for i, s, legal, request in pending:
             self.number = first + i

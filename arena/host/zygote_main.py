@@ -36,10 +36,12 @@ fork, ``setns`` back after), so its child is the init, which does the monitor's 
   sets the rlimits, drops every capability (``no_new_privs``, bounding set empty),
   becomes non-dumpable, forks the bot (and, for a ``{port}`` manifest, the relay), says
   ``S`` on the ready pipe when the bot's socket appears (inotify: no polling) and reaps
-  orphans until the bot exits, with whose status it exits; when it exits the kernel
+  orphans, from the start (while it waits for the socket too), until the bot exits, with
+  whose status it exits; when it exits the kernel
   kills whatever is left in the namespace;
 - the *bot*, pid 2: a session of its own, Python's default signal handlers, only
-  stdin/stdout/stderr open, the manifest's environment, the script run as ``__main__``.
+  stdin/stdout/stderr open, the manifest's environment, the script run as ``__main__``
+  (:mod:`arena.host.zygote_bot`).
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ for _spec in registered_games():  # every game's wire kit, which the SDK loads o
     wire_of(_spec.name)
 from arena.host import namespaces
 from arena.host.sandbox import RELAY_LOOP
+from arena.host.zygote_bot import bot_process, python_signals, run_script
 from arena.v1 import bot_pb2
 
 _REQUEST = b"F"
@@ -89,7 +92,7 @@ def main() -> None:
     """The zygote's entry point; returns only in a bot process, after which the bot runs."""
     _warm()
     job = _serve(int(sys.argv[1]), int(sys.argv[2]), monitor="--monitor" in sys.argv[3:])
-    _run_script(job)
+    run_script(job)
 
 
 def _warm() -> None:
@@ -379,8 +382,8 @@ def _run_init(config: dict[str, Any], uid: int, gid: int, last_cap: int, host_pr
     watch = namespaces.watch_folder(os.path.dirname(path))
     bot = os.fork()
     if bot == 0:
-        return _bot(config)
-    _await_socket(bot, path, watch, relay)
+        return bot_process(config)
+    _await_socket(bot, path, watch, relay, _reaping_orphans())
     os.close(_READY_FD)
     while True:
         pid, status = os.wait()
@@ -388,30 +391,66 @@ def _run_init(config: dict[str, Any], uid: int, gid: int, last_cap: int, host_pr
             os._exit(_exit_code(status))
 
 
-def _await_socket(bot: int, path: str, watch: int, relay: list[Any] | None) -> None:
+def _reaping_orphans() -> int:
+    """The init's SIGCHLD, while it waits for the bot's socket: a pipe (the signal's wake-up
+    fd) that becomes readable when a child of the init ends, so that it reaps orphans then
+    too (see :func:`_reap_orphans`).  Undone by :func:`_await_socket` on its way out."""
+    wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    return wake_read
+
+
+def _stop_reaping_orphans(wake_read: int) -> None:
+    wake_write = signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for fd in (wake_read, wake_write):
+        if fd >= 0:
+            os.close(fd)
+
+
+def _reap_orphans(bot: int) -> None:
+    """Reap every child of the init that has ended, except the bot: the bot's orphans (and a
+    relay) that the kernel gave to pid 1.  The bot's own status is left for the init's last
+    loop, which exits with it; while the bot is a zombie this stops (that loop reaps the rest)."""
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if info is None or info.si_pid == bot:
+            return
+        os.waitpid(info.si_pid, 0)
+
+
+def _await_socket(bot: int, path: str, watch: int, relay: list[Any] | None, wake: int) -> None:
     """Wait (inotify, no polling) for the bot's socket to appear, then say ``S`` on the ready pipe.
 
     A ``{port}`` bot (``relay``) that has not made the socket itself within a grace period
     (the SDK makes it within milliseconds) gets the relay, which makes it once the bot
     listens on its port.  Returns at once, saying nothing, if the bot exits first; a bot
-    that never listens is stopped by the host when its ready timeout runs out."""
+    that never listens is stopped by the host when its ready timeout runs out.  Meanwhile
+    the orphans the bot leaves are reaped as they end (``wake``: from :func:`_reaping_orphans`),
+    not left as zombies until the bot listens."""
     pidfd = os.pidfd_open(bot)
     try:
         deadline = time.monotonic() + _RELAY_GRACE_S if relay else None
+        _reap_orphans(bot)  # any that ended before SIGCHLD was caught
         while not os.path.lexists(path):
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = select.select([watch, pidfd], [], [], left)[0]
+            ready = select.select([watch, pidfd, wake], [], [], left)[0]
             if pidfd in ready:
                 return
+            if wake in ready:
+                _drain(wake)
+                _reap_orphans(bot)
             if not ready:  # the grace period is over: the relay makes the socket when the port listens
                 if relay is not None and os.fork() == 0:
                     _relay(*relay)
                 deadline = None
                 continue
-            try:
-                os.read(watch, 65536)
-            except BlockingIOError:
-                pass
+            if watch in ready:
+                _drain(watch)
         try:
             os.write(_READY_FD, b"S")
         except OSError:
@@ -419,81 +458,25 @@ def _await_socket(bot: int, path: str, watch: int, relay: list[Any] | None) -> N
     finally:
         os.close(pidfd)
         os.close(watch)
+        _stop_reaping_orphans(wake)
 
 
-def _python_signals() -> None:
-    """The signal handling of a freshly started Python (SIGINT raises, SIGPIPE and SIGXFSZ ignored)."""
-    for sig in signal.valid_signals():
-        if sig in (signal.SIGKILL, signal.SIGSTOP):
-            continue
-        try:
-            signal.signal(sig, signal.SIG_DFL)
-        except (OSError, ValueError):
+def _drain(fd: int) -> None:
+    try:
+        while os.read(fd, 65536):
             pass
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-
-
-def _bot(config: dict[str, Any]) -> dict[str, Any]:
-    namespaces.die_with_parent(signal.SIGKILL)
-    namespaces.set_name("python")
-    os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # only stdin, stdout and stderr
-    os.setsid()
-    namespaces.set_dumpable(True)  # as any process: its own children may trace it
-    _python_signals()
-    os.environ.clear()
-    os.environ.update(config["env"])
-    os.environ["PWD"] = config["working_dir"]
-    return config
+    except BlockingIOError:
+        pass
 
 
 def _relay(port: int, path: str) -> NoReturn:
     namespaces.die_with_parent(signal.SIGKILL)
+    signal.set_wakeup_fd(-1)  # the init's (its pipe is closed just below)
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the ready pipe, the init's watch
-    _python_signals()
+    python_signals()
     scope: dict[str, Any] = {"__name__": "arena-relay"}
     try:
         exec(RELAY_LOOP, scope)
         scope["relay"](port, path)
     finally:
         os._exit(0)
-
-
-# -- running the bot's script ----------------------------------------------------------------------
-
-
-def _run_script(config: dict[str, Any]) -> None:
-    """Run ``python SCRIPT ARGS...`` in this (already started) interpreter, as Python itself would:
-    ``sys.argv``, ``sys.path[0]`` the script's folder, the script as ``__main__``, an
-    uncaught exception's traceback on stderr and exit status 1, SystemExit honoured; the
-    interpreter then ends as usual (non-daemon threads joined, atexit handlers run)."""
-    argv = list(config["argv"])
-    path = os.path.abspath(argv[0])
-    sys.argv = argv
-    sys.path.insert(0, os.path.dirname(path))
-    sys.dont_write_bytecode = bool(config["env"].get("PYTHONDONTWRITEBYTECODE"))
-    main_module = sys.modules["__main__"]
-    scope = main_module.__dict__
-    builtins = scope["__builtins__"]
-    scope.clear()
-    scope.update(__name__="__main__", __doc__=None, __package__=None, __spec__=None, __builtins__=builtins,
-                 __file__=path, __cached__=None)
-    try:
-        with open(path, "rb") as f:
-            source = f.read()
-    except OSError as exc:
-        sys.stderr.write(f"{sys.executable}: can't open file {path!r}: [Errno {exc.errno}] {exc.strerror}\n")
-        raise SystemExit(2) from None
-    try:
-        from importlib.machinery import SourceFileLoader
-
-        scope["__loader__"] = SourceFileLoader("__main__", path)
-        exec(compile(source, path, "exec"), scope)
-    except SystemExit:
-        raise
-    except BaseException as exc:
-        tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
-        sys.excepthook(type(exc), exc.with_traceback(tb), tb)  # from the script's own frame on
-        raise SystemExit(130 if isinstance(exc, KeyboardInterrupt) else 1) from None

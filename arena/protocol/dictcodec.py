@@ -200,7 +200,39 @@ class DictCodec:
             return lambda value: [element(v) for v in getattr(value, name)]
         return self.decode
 
+    def field_decoders(self, descriptor: Descriptor) -> dict[str, Convert]:
+        """Per field of ``descriptor`` (in :meth:`decode`'s order), a function of the message
+        giving that key's value as :meth:`decode` does (None for an unset field with presence),
+        to decode one key alone.  A field named in ``absent`` (a key :meth:`decode` may leave
+        out) has none: ValueError."""
+        out: dict[str, Convert] = {}
+        for name, convert, presence, absent in self._decode_steps(descriptor):
+            if absent:
+                raise ValueError(f"{descriptor.full_name}.{name} may be absent: it has no decoder of its own")
+            if presence:
+                out[name] = (lambda message, name=name, convert=convert:
+                             convert(getattr(message, name)) if message.HasField(name) else None)
+            else:
+                out[name] = lambda message, name=name, convert=convert: convert(getattr(message, name))
+        return out
+
     def _make_decoder(self, descriptor: Descriptor) -> Callable[[Any], dict[str, Any]]:
+        steps = self._decode_steps(descriptor)
+
+        def decode(message: Any) -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for name, convert, presence, absent in steps:
+                if presence and not message.HasField(name):
+                    if not absent:
+                        out[name] = None
+                    continue
+                out[name] = convert(getattr(message, name))
+            return out
+
+        return decode
+
+    def _decode_steps(self, descriptor: Descriptor) -> list[tuple[str, Convert, bool, bool]]:
+        """Per field: its name, how its value converts, whether it has presence, whether it is ``absent``."""
         prefix = _relative(descriptor)
         steps: list[tuple[str, Convert, bool, bool]] = []
         for field in descriptor.fields:
@@ -221,18 +253,7 @@ class DictCodec:
                 from_wire = override[1]
                 convert = (lambda value, from_wire=from_wire, then=convert: from_wire(then(value)))
             steps.append((name, convert, field.has_presence, f"{prefix}.{name}" in self.absent))
-
-        def decode(message: Any) -> dict[str, Any]:
-            out: dict[str, Any] = {}
-            for name, convert, presence, absent in steps:
-                if presence and not message.HasField(name):
-                    if not absent:
-                        out[name] = None
-                    continue
-                out[name] = convert(getattr(message, name))
-            return out
-
-        return decode
+        return steps
 
 
 __all__ = ["CodecError", "DictCodec", "is_list_message"]

@@ -50,8 +50,9 @@ class SimulatedPool:
 
     table_size: int = 4
     pool_elo: tuple[float, ...] = (-100.0, 0.0, 100.0)
-    #: The two-player game's imaginary shareholder, a third participant at every table of 2.
-    imaginary_elo: float = 0.0
+    #: The two-player game's imaginary shareholder, a third participant at every table of 2
+    #: (None: a game without one, e.g. Ticket to Ride).
+    imaginary_elo: float | None = 0.0
     #: The chance that NEW's and OLD's twin seats draw the same luck.
     shared_luck: float = 0.5
 
@@ -67,7 +68,7 @@ class SimulatedPool:
     def opponent_sets(self) -> npt.NDArray[np.float64]:
         """Each deal's opponents' Elo, one row per deal of a cycle (the order ``arena sprt`` uses)."""
         combos = [list(c) for c in itertools.combinations(self.pool_elo, self.table_size - 1)]
-        if self.table_size == 2:
+        if self.table_size == 2 and self.imaginary_elo is not None:
             combos = [c + [self.imaginary_elo] for c in combos]
         return np.array(combos, dtype=float)
 

@@ -76,4 +76,17 @@ def public_event(event: Mapping[str, Any], seat: int) -> dict[str, Any]:
     raise ValueError(f"unknown event type {kind!r}")
 
 
-__all__ = ["EVENT_TYPES", "FLAT", "PUBLIC", "public_event"]
+def view_key(event: Mapping[str, Any], seat: int) -> Any:
+    """Which view of ``event`` :func:`public_event` gives ``seat``: equal keys, equal views (the
+    host encodes an event once per key; a test checks this against :func:`public_event`).
+    None: every seat sees it alike; a bool: whether ``seat`` is the event's own seat;
+    ``("seat", seat)`` for ``initial_tickets`` (each seat sees its own tickets)."""
+    kind = event["type"]
+    if kind in PUBLIC or kind in ("shuffle", "reshuffle"):
+        return None
+    if kind == "initial_tickets":
+        return ("seat", seat)
+    return event.get("seat") == seat
+
+
+__all__ = ["EVENT_TYPES", "FLAT", "PUBLIC", "public_event", "view_key"]

@@ -435,6 +435,14 @@ def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
 
 def _observe(state: TicketToRideState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know (§12), JSON-ready."""
+    view = observation_fields(state, seat)
+    view["public_events"] = [knowledge.public_event(e, seat) for e in state.events[state.window[seat]:]]
+    return view
+
+
+def observation_fields(state: TicketToRideState, seat: int) -> dict[str, Any]:
+    """The observation of ``seat`` (a seat of ``state``) but its ``public_events`` (the host
+    encodes those from the log, each event once per view)."""
     board = state.board
     names = state.kind_names
     companies = board.companies
@@ -479,5 +487,4 @@ def _observe(state: TicketToRideState, seat: int) -> dict[str, Any]:
         "final_round": None if state.final_left is None else {"trigger_seat": state.trigger_seat,
                                                               "turns_left": state.final_left},
         "consecutive_passes": state.passes,
-        "public_events": [knowledge.public_event(e, seat) for e in state.events[state.window[seat]:]],
     }

@@ -308,6 +308,20 @@ def public_events(state: Any, seat: int) -> list[dict[str, Any]]:
     return [public_event(e, seat) for e in events[_memo(state).starts[seat]:]]
 
 
+def windows_and_known(state: Any) -> tuple[tuple[int, ...], tuple[tuple[tuple[str, int], ...], ...]]:
+    """Per seat, where its window begins in ``state.events`` (:func:`public_events` views
+    ``state.events[start:]``), and per seat the ``(code, count)`` pairs :func:`known_shares`
+    shows of its hand (zero counts left out)."""
+    memo = _memo(state)
+    return memo.starts, memo.items
+
+
+#: The event types whose view (:func:`public_event`) depends on the viewing seat, and only on
+#: whether it is the event's ``seat``: every other type looks the same to every seat.  (The host
+#: encodes an event once per view; a test checks this against :func:`public_event`.)
+SEAT_VIEWS = frozenset({"turn", "draw", "exchange"})
+
+
 def known_shares(state: Any, seat: int) -> dict[str, dict[str, int]]:
     """For every seat but ``seat``, the share cards known to be in its hand:
     ``{"<seat>": {"<company code>": n}}``, seats in order, companies in payout order
@@ -319,5 +333,5 @@ def known_shares(state: Any, seat: int) -> dict[str, dict[str, int]]:
 _SEAT_NAMES = tuple(str(s) for s in range(8))
 
 
-__all__ = ["EVENT_TYPES", "action_kind", "fold_known", "known_from_events", "known_shares", "public_event",
-           "public_events", "window_start"]
+__all__ = ["EVENT_TYPES", "SEAT_VIEWS", "action_kind", "fold_known", "known_from_events", "known_shares",
+           "public_event", "public_events", "window_start", "windows_and_known"]

@@ -26,7 +26,7 @@ export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
 
-function byId(id) {
+export function byId(id) {
   return document.getElementById(id);
 }
 
@@ -72,13 +72,26 @@ function parseHash(hash) {
   return m[1] === "step" ? { step: Number(m[2]) - 1 } : { decision: Number(m[2]) };
 }
 
+// Slider marks for start(): pick(ev) -> [kind, what] for an event to mark (its title says
+// what and the step), or null.
+export function eventMarks(events, pick) {
+  const marks = [];
+  events.forEach(function (ev, i) {
+    const m = pick(ev);
+    if (m) marks.push({ step: i, kind: m[0], title: m[1] + " (step " + (i + 1) + ")" });
+  });
+  return marks;
+}
+
 // game: {
 //   who(id) -> a participant's name;  describe(ev) -> one line about an event;
-//   turnHead(ev) -> the heading of the turn this event starts, or null (the event list groups by turn);
-//   label(step, state) -> what follows "Step N / M · " in the step label;
-//   render(step, state, ev) -> draw the board and panels for a step;
-//     (state is null in both when the replay has no view: see boot())
-//   marks -> [{step, kind, title}] under the slider (faults are added here);
+//   turnHead(ev) (optional) -> the heading of the turn this event starts, or null (the event
+//     list groups by turn); by default an event {type: "turn", turn, seat} starts "Turn N · name";
+//   label(step, state) -> what follows "Step N / M · " in the step label (not called when
+//     the replay has no view: the label then says "the stored events only");
+//   render(step, state, ev) -> draw the board and panels for a step
+//     (state is null when the replay has no view: see boot());
+//   marks -> [{step, kind, title}] under the slider (faults are added here; see eventMarks());
 //   jump -> {id, label, title, key, is(ev)}: a button (and key) to the next such event, or null;
 //   onKey(key) -> true when the game used a key (optional);
 //   bind(controls) (optional): called once with {go(step, how)} before the first step is shown
@@ -89,6 +102,7 @@ export function start(root, match, shown, game) {
   const last = events.length - 1;
   const spans = match.decision_events;  // [first, end) of the events of each decision, or null
   const who = game.who;
+  const turnHead = game.turnHead || function (ev) { return ev.type === "turn" ? "Turn " + ev.turn + " · " + who(ev.seat) : null; };
 
   // -- decisions, faults and debug lines by decision number ------------------------------
   const faults = {};
@@ -132,7 +146,7 @@ export function start(root, match, shown, game) {
   const items = [];
   let group = null;
   events.forEach(function (ev, i) {
-    const head = game.turnHead(ev);
+    const head = turnHead(ev);
     if (group === null || head !== null) {
       group = el("li", { class: "turn-group" });
       group.appendChild(el("div", { class: "turn-head" }, head !== null ? head : "Set-up"));
@@ -200,7 +214,7 @@ export function start(root, match, shown, game) {
     slider.value = String(step);
     root.dataset.step = String(step);
     root.dataset.eventType = ev.type;
-    label.textContent = "Step " + (step + 1) + " / " + events.length + " · " + game.label(step, state);
+    label.textContent = "Step " + (step + 1) + " / " + events.length + " · " + (state ? game.label(step, state) : "the stored events only");
     text.textContent = game.describe(ev);
     text.className = "event-text ev-" + ev.type;
     game.render(step, state, ev);

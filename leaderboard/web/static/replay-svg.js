@@ -1,6 +1,9 @@
 // What the games' replay viewers share to draw on SVG: elements, the shapes that mark a
-// company's trains or a seat's routes (so that they read without colour too), and the zoom
-// buttons of a board in a scrolling box.  Each game's viewer (in its kit) imports them.
+// company's trains or a seat's routes (so that they read without colour too), a map of the
+// cities, and the board in its scrolling box with its zoom buttons and keys (the markup of
+// templates/replay-board.html).  Each game's viewer (in its kit) imports them.
+
+import { byId } from "./replay-core.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -55,12 +58,61 @@ export function shapePath(shape, x, y, r) {
   }
 }
 
+// A small SVG of a shape in a colour (legends, chips, table cells): class cls, size pixels
+// square; pathAttrs: more attributes of its path.
+export function shapeIcon(cls, shape, colour, size, pathAttrs) {
+  const icon = svgEl("svg", { width: size, height: size, viewBox: "0 0 16 16", class: cls, "aria-hidden": "true" });
+  const path = svgEl("path", Object.assign({ d: shapePath(shape, 8, 8, 5.2) }, pathAttrs));
+  path.style.fill = colour;
+  icon.appendChild(path);
+  return icon;
+}
+
+// A sample of a line, width pixels wide, for a legend: lineAttrs style it.
+export function lineSample(width, lineAttrs) {
+  const sample = svgEl("svg", { width: width, height: 10, "aria-hidden": "true" });
+  sample.appendChild(svgEl("line", Object.assign({ x1: 1, y1: 5, x2: width - 1, y2: 5 }, lineAttrs)));
+  return sample;
+}
+
+// -- the map -------------------------------------------------------------------------------
+
+// Cities ({lon, lat}) on a board width units wide with pad units round them: longitude
+// scaled by the cosine of the middle latitude, north up.  Sets the svg's viewBox; returns
+// {at(city) -> [x, y], height}.
+export function mapCities(svg, cities, width, pad) {
+  const lons = cities.map(function (c) { return c.lon; });
+  const lats = cities.map(function (c) { return c.lat; });
+  const minLon = Math.min.apply(null, lons), maxLon = Math.max.apply(null, lons);
+  const minLat = Math.min.apply(null, lats), maxLat = Math.max.apply(null, lats);
+  const k = Math.cos(((minLat + maxLat) / 2) * Math.PI / 180);
+  const scale = (width - 2 * pad) / ((maxLon - minLon) * k);
+  const height = Math.round((maxLat - minLat) * scale + 2 * pad);
+  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+  return {
+    height: height,
+    at: function (c) { return [pad + (c.lon - minLon) * k * scale, pad + (maxLat - c.lat) * scale]; },
+  };
+}
+
+// City labels px screen pixels high whatever the zoom: sets the font size (in board units,
+// the board width units wide) and the halo of the labels' group for the board's drawn width.
+// Returns the size, or 0 while the board is not drawn.
+export function sizeLabels(svg, labels, px, width) {
+  const shown = svg.getBoundingClientRect().width;
+  if (!shown) return 0;
+  const size = Math.min(40, Math.max(4, px * width / shown));
+  labels.setAttribute("font-size", size.toFixed(2));
+  labels.setAttribute("stroke-width", (size * 0.28).toFixed(2));
+  return size;
+}
+
 // -- zoom ----------------------------------------------------------------------------------
 
 // Zoom buttons for a board inside a scrolling box: the board keeps the point in the middle
 // of the box in the middle, and its labels are laid out again for the new size.  ZOOMS: the
 // widths to step through, as multiples of the box's width (the first is 1).
-export function zoomable(box, svg, buttons, onChange, ZOOMS) {
+function zoomable(box, svg, buttons, onChange, ZOOMS) {
   let level = 0;
   function set(next) {
     next = Math.max(0, Math.min(ZOOMS.length - 1, next));
@@ -84,4 +136,26 @@ export function zoomable(box, svg, buttons, onChange, ZOOMS) {
   buttons.fit.addEventListener("click", function () { set(0); });
   set(0);
   return { zoomIn: function () { set(level + 1); }, zoomOut: function () { set(level - 1); } };
+}
+
+// The board of a game's viewer as templates/replay-board.html lays it out (#board in
+// #board-scroll, the zoom buttons, #zoom-label): zoom through ZOOMS by the buttons, and by
+// the keys + (or =) and - through the returned onKey (start()'s game.onKey); labels are laid
+// out again (layoutLabels()) at each zoom and when the window's size changes.
+export function zoomBoard(svg, layoutLabels, ZOOMS) {
+  const box = byId("board-scroll");
+  const zoom = zoomable(box, svg, { in: byId("zoom-in"), out: byId("zoom-out"), fit: byId("zoom-fit") },
+    function () { layoutLabels(); byId("zoom-label").textContent = box.dataset.zoom + "×"; }, ZOOMS);
+  let resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(layoutLabels, 150);
+  });
+  return {
+    onKey: function (key) {
+      if (key === "+" || key === "=") { zoom.zoomIn(); return true; }
+      if (key === "-") { zoom.zoomOut(); return true; }
+      return false;
+    },
+  };
 }

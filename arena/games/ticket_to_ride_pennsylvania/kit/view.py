@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games.ticket_to_ride_pennsylvania import default_game
-from arena.games.ticket_to_ride_pennsylvania.phases import OVER, PHASE_NAMES
+from arena.games.ticket_to_ride_pennsylvania.phases import OVER
 from arena.games.ticket_to_ride_pennsylvania.state import TicketToRideState
 from arena.replay import event_frames
 
@@ -117,7 +117,6 @@ def _snapshot(state: TicketToRideState, event: dict[str, Any] | None, seats: _Se
     return {
         "turn": state.turn,
         "seat": None if state.phase == OVER or not state.turn else state.current,
-        "phase": PHASE_NAMES[state.phase],
         "players": [seats.seat(state, s) for s in range(state.n)],
         "neutral": {"shares": _holdings(state, state.n)} if state.n == 2 else None,
         "owner": [None if o < 0 else o for o in state.owner],

@@ -19,7 +19,7 @@ The interface every game's ``kit/wire.py`` offers is described in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from arena.protocol.dictcodec import DictCodec
@@ -162,17 +162,35 @@ def observation_to_proto(observation: Mapping[str, Any]) -> bot_pb2.TicketToRide
     return message
 
 
+def _events_from_proto(message: bot_pb2.TicketToRidePennsylvaniaObservation) -> list[dict[str, Any]]:
+    seat = message.seat
+    events = [event_from_proto(e, seat) for e in message.public_events]
+    return [e for e in events if e is not None]
+
+
+#: Per observation key ("game", then the message's fields), how its value is read from the
+#: message: :func:`observation_from_proto` reads them all, the SDK's lazy observation each
+#: key when the bot first reads it.
+OBSERVATION_DECODERS: dict[str, Callable[[Any], Any]] = {
+    "game": lambda message: GAME,
+    **_CODEC.field_decoders(_Obs.DESCRIPTOR),
+    "public_events": _events_from_proto,
+}
+
+
+def observation_decoders() -> dict[str, Callable[[Any], Any]]:
+    """Per observation key, how its value is read from the message (see :mod:`arena.host.codec`)."""
+    return OBSERVATION_DECODERS
+
+
 def observation_from_proto(message: bot_pb2.TicketToRidePennsylvaniaObservation) -> dict[str, Any]:
     """The observation dict the engine produced."""
-    seat = message.seat
-    body = {"game": GAME, **_CODEC.decode(_without_events(message))}
-    events = [event_from_proto(e, seat) for e in message.public_events]
-    body["public_events"] = [e for e in events if e is not None]
-    return body
+    return {key: decode(message) for key, decode in OBSERVATION_DECODERS.items()}
 
 
 _FIELDS = tuple(field.name for field in sorted(_Obs.DESCRIPTOR.fields, key=lambda f: f.number))
 _KEYS = frozenset(("game", *_FIELDS))
+_KEYS_BUT_EVENTS = _KEYS - {"public_events"}
 #: The fields that differ from seat to seat (kept per seat; the others are shared by the match's seats).
 _PER_SEAT = frozenset(("seat", "decision", "hand", "tickets", "offered_tickets", "chosen_tickets"))
 _EVENTS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["public_events"].number, 2)
@@ -193,10 +211,23 @@ class ObservationEncoder:
     def encode(self, observation: Mapping[str, Any]) -> bytes:
         if type(observation) is not dict or observation.keys() != _KEYS or observation["game"] != GAME:
             return observation_to_proto(observation).SerializeToString(deterministic=True)
+        return self._encode(observation, None)
+
+    def encode_fields(self, fields: Mapping[str, Any], events: bytes) -> bytes | None:
+        """The observation made of ``fields`` (all but ``public_events``) and the ``public_events``
+        entries ``events`` (already checked); None for fields this encoder does not expect."""
+        if type(fields) is not dict or fields.keys() != _KEYS_BUT_EVENTS or fields["game"] != GAME:
+            return None
+        return self._encode(fields, events)
+
+    def _encode(self, observation: Mapping[str, Any], events: bytes | None) -> bytes:
         kept = self._kept
         seat = observation["seat"]
         parts = []
         for name in _FIELDS:
+            if name == "public_events" and events is not None:
+                parts.append(events)
+                continue
             value = observation[name]
             if name == "public_events":
                 if not isinstance(value, list):
@@ -258,7 +289,8 @@ _ATOM_BYTES: dict[tuple[str, type, Any], bytes] = {}
 
 def _event_key(event: Any) -> tuple[Any, ...] | None:
     """A key equal only for events that encode alike: a dict of exact ints, strings, None and
-    lists of ints and strings (anything else, e.g. a bool or a nested list: None, not kept)."""
+    lists of ints, strings and None (a ``refresh`` row's empty slot); anything else, e.g. a
+    bool or a nested list: None, not kept."""
     if type(event) is not dict:
         return None
     key = []
@@ -266,7 +298,7 @@ def _event_key(event: Any) -> tuple[Any, ...] | None:
         kind = type(value)
         if kind in _ATOMS:
             key.append((name, value))
-        elif kind is list and all(type(v) is str or type(v) is int for v in value):
+        elif kind is list and all(type(v) is str or type(v) is int or v is None for v in value):
             key.append((name, list, *value))
         else:
             return None
@@ -292,13 +324,13 @@ def observation_encoder() -> ObservationEncoder:
     return ObservationEncoder()
 
 
-def _without_events(message: Any) -> Any:
-    if not message.public_events:
-        return message
-    copy = type(message)()
-    copy.CopyFrom(message)
-    del copy.public_events[:]
-    return copy
+def state_encoder() -> Any:
+    """A fresh encoder writing observations from the state (one per match, for the host):
+    ``.encode(state, seat)`` gives the bytes :func:`observation_encoder`'s encoder writes for
+    ``state.observation(seat)``, the public events encoded once per view, or None when it cannot."""
+    from arena.games.ticket_to_ride_pennsylvania.kit.wire_state import StateEncoder
+
+    return StateEncoder()
 
 
 # ----------------------------------------------------------------------- actions
@@ -334,5 +366,6 @@ def board_from_proto(message: bot_pb2.TicketToRidePennsylvaniaBoard) -> dict[str
     return _CODEC.decode(message)
 
 
-__all__ = ["GAME", "ONEOF", "OWN_VIEW", "check_own_view", "ObservationEncoder", "observation_encoder", "action_from_proto", "action_to_proto", "board_from_proto", "board_to_proto",
-           "event_from_proto", "event_to_proto", "observation_from_proto", "observation_to_proto"]
+__all__ = ["GAME", "ONEOF", "OWN_VIEW", "check_own_view", "ObservationEncoder", "observation_decoders", "observation_encoder", "action_from_proto", "action_to_proto", "board_from_proto", "board_to_proto",
+           "event_from_proto", "event_to_proto", "observation_from_proto", "observation_to_proto",
+           "state_encoder"]

@@ -158,7 +158,6 @@ def _snapshot(state: UnionPacificState, layout: _Layout, event: dict[str, Any] |
         "values": {COMPANIES[c]: state.trains_on_board[c] + 1 for c in range(NUM_COMPANIES)},
         "sections": list(layout.slots),  # each section's list is replaced, never changed (_Layout.build)
         "last_section": event["section"] if event is not None and event.get("type") == "build" else None,
-        "over": state.phase == OVER,
     }
 
 

@@ -160,60 +160,61 @@ def observation_to_proto(observation: Mapping[str, Any]) -> bot_pb2.UnionPacific
     return message
 
 
+def _company_from_proto(c: Any) -> dict[str, Any]:
+    return {"code": c.code, "trains_on_board": c.trains_on_board, "supply": c.supply, "value": c.value,
+            "sections": list(c.sections)}
+
+
+def _player_from_proto(p: Any) -> dict[str, Any]:
+    return {"seat": p.seat, "cash": p.cash, "invested": _ordered(p.invested, COMPANY_ORDER),
+            "hand_shares": p.hand_shares, "hand_track": p.hand_track}
+
+
+def _optional(name: str) -> Callable[[Any], Any]:
+    return lambda msg: getattr(msg, name) if msg.HasField(name) else None
+
+
+#: Per observation key (in :data:`OBSERVATION_KEYS` order), how its value is read from a
+#: ``UnionPacificObservation``: :func:`observation_from_proto` reads them all, the SDK's lazy
+#: observation each key when the bot first reads it.
+OBSERVATION_DECODERS: dict[str, Callable[[Any], Any]] = {
+    "game": lambda msg: UNION_PACIFIC,
+    "seat": lambda msg: msg.seat,
+    "num_players": lambda msg: msg.num_players,
+    "variant": lambda msg: msg.variant,
+    "decision": lambda msg: msg.decision,
+    "current_seat": _optional("current_seat"),
+    "turn": lambda msg: msg.turn,
+    "dividends_paid": lambda msg: msg.dividends_paid,
+    "dividends_to_end": lambda msg: msg.dividends_to_end,
+    "share_deck": lambda msg: msg.share_deck,
+    "track_deck": lambda msg: msg.track_deck,
+    "up_stack": lambda msg: msg.up_stack,
+    "display": lambda msg: list(msg.display),
+    "track_discards": lambda msg: _ordered(msg.track_discards, TRACK_ORDER),
+    "boxed_four_of_a_kind": lambda msg: _ordered(msg.boxed_four_of_a_kind, COMPANY_ORDER),
+    "free_spaces": lambda msg: list(msg.free_spaces),
+    "companies": lambda msg: [_company_from_proto(c) for c in msg.companies],
+    "players": lambda msg: [_player_from_proto(p) for p in msg.players],
+    "hand": lambda msg: {"shares": _ordered(msg.hand.shares, COMPANY_ORDER),
+                         "track": _ordered(msg.hand.track, TRACK_ORDER)},
+    "pending_first_investment": _optional("pending_first_investment"),
+    "imaginary": lambda msg: ({"invested": _ordered(msg.imaginary.invested, COMPANY_ORDER),
+                               "cash": msg.imaginary.cash} if msg.HasField("imaginary") else None),
+    "public_events": lambda msg: wire_events.events_from_proto(msg.public_events),
+    "known_shares": lambda msg: wire_events.known_shares_from_proto(msg.known_shares),
+}
+assert tuple(OBSERVATION_DECODERS) == OBSERVATION_KEYS
+
+
+def observation_decoders() -> dict[str, Callable[[Any], Any]]:
+    """Per observation key, how its value is read from the message (see :mod:`arena.host.codec`)."""
+    return OBSERVATION_DECODERS
+
+
 def observation_from_proto(msg: bot_pb2.UnionPacificObservation) -> dict[str, Any]:
     """The observation dict the engine produced, rebuilt from a ``UnionPacificObservation``."""
-    return {
-        "game": UNION_PACIFIC,
-        "seat": msg.seat,
-        "num_players": msg.num_players,
-        "variant": msg.variant,
-        "decision": msg.decision,
-        "current_seat": msg.current_seat if msg.HasField("current_seat") else None,
-        "turn": msg.turn,
-        "dividends_paid": msg.dividends_paid,
-        "dividends_to_end": msg.dividends_to_end,
-        "share_deck": msg.share_deck,
-        "track_deck": msg.track_deck,
-        "up_stack": msg.up_stack,
-        "display": list(msg.display),
-        "track_discards": _ordered(msg.track_discards, TRACK_ORDER),
-        "boxed_four_of_a_kind": _ordered(msg.boxed_four_of_a_kind, COMPANY_ORDER),
-        "free_spaces": list(msg.free_spaces),
-        "companies": [
-            {
-                "code": c.code,
-                "trains_on_board": c.trains_on_board,
-                "supply": c.supply,
-                "value": c.value,
-                "sections": list(c.sections),
-            }
-            for c in msg.companies
-        ],
-        "players": [
-            {
-                "seat": p.seat,
-                "cash": p.cash,
-                "invested": _ordered(p.invested, COMPANY_ORDER),
-                "hand_shares": p.hand_shares,
-                "hand_track": p.hand_track,
-            }
-            for p in msg.players
-        ],
-        "hand": {
-            "shares": _ordered(msg.hand.shares, COMPANY_ORDER),
-            "track": _ordered(msg.hand.track, TRACK_ORDER),
-        },
-        "pending_first_investment": (
-            msg.pending_first_investment if msg.HasField("pending_first_investment") else None
-        ),
-        "imaginary": (
-            {"invested": _ordered(msg.imaginary.invested, COMPANY_ORDER), "cash": msg.imaginary.cash}
-            if msg.HasField("imaginary")
-            else None
-        ),
-        "public_events": wire_events.events_from_proto(msg.public_events),
-        "known_shares": wire_events.known_shares_from_proto(msg.known_shares),
-    }
+    return {key: decode(msg) for key, decode in OBSERVATION_DECODERS.items()}
 
 
 # ---------------------------------------------------------------------- actions
@@ -345,10 +346,19 @@ def observation_encoder() -> Any:
     return ObservationEncoder()
 
 
+def state_encoder() -> Any:
+    """A fresh encoder writing observations straight from the state (one per match, for the
+    host): ``.encode(state, seat)`` gives the bytes of ``observation_to_proto(state.observation(seat))``
+    as :func:`observation_encoder`'s encoder writes them, or None when it cannot."""
+    from arena.games.union_pacific.kit.wire_state import StateEncoder
+
+    return StateEncoder()
+
+
 event_to_proto = wire_events.event_to_proto
 event_from_proto = wire_events.event_from_proto
 
 __all__ = ["COMPANY_ORDER", "GAME", "ONEOF", "OBSERVATION_KEYS", "RESULT_CASH", "TRACK_ORDER", "UNION_PACIFIC",
            "action_from_proto", "action_to_proto", "board_from_proto", "board_to_proto", "check_observation",
-           "event_from_proto", "event_to_proto", "observation_encoder", "observation_from_proto",
+           "event_from_proto", "event_to_proto", "observation_decoders", "observation_encoder", "observation_from_proto",
            "observation_to_proto"]

@@ -3,16 +3,14 @@
 // ferries dashed), a claimed route in its seat's colour with the seat's shape and letter at
 // its middle, so that it reads without colour too.
 
-import { shapePath, svgEl, zoomable as zoomBetween } from "../../replay-svg.js";
+import { mapCities, shapeIcon, shapePath, sizeLabels, svgEl } from "../../replay-svg.js";
 
 const WIDTH = 1000, PAD = 40, CITY_R = 5.5, CAR_W = 7, GAP = 1.6, LABEL_PX = 11, MARK_R = 6;
-const ZOOMS = [1, 1.5, 2, 3];
+export const ZOOMS = [1, 1.5, 2, 3];  // the board's zoom levels (replay-svg.js's zoomBoard)
 
+// A seat's shape in its colour with its letter (legend, tables).
 export function seatMark(style, size) {
-  const icon = svgEl("svg", { width: size, height: size, viewBox: "0 0 16 16", class: "seat-mark", "aria-hidden": "true" });
-  const path = svgEl("path", { d: shapePath(style.shape, 8, 8, 5.2), stroke: "#111", "stroke-width": 0.9 });
-  path.style.fill = style.colour;
-  icon.appendChild(path);
+  const icon = shapeIcon("seat-mark", style.shape, style.colour, size, { stroke: "#111", "stroke-width": 0.9 });
   icon.appendChild(svgEl("text", { x: 8, y: 8.5, "font-size": 7, "font-weight": 800, fill: "#fff", "text-anchor": "middle", "dominant-baseline": "central" }, style.letter));
   return icon;
 }
@@ -25,17 +23,11 @@ function dark(hex) {
 // -- the board ---------------------------------------------------------------------------------
 
 export function drawBoard(svg, board, who) {
-  const lons = board.cities.map(function (c) { return c.lon; });
-  const lats = board.cities.map(function (c) { return c.lat; });
-  const minLon = Math.min.apply(null, lons), maxLon = Math.max.apply(null, lons);
-  const minLat = Math.min.apply(null, lats), maxLat = Math.max.apply(null, lats);
-  const k = Math.cos(((minLat + maxLat) / 2) * Math.PI / 180);
-  const scale = (WIDTH - 2 * PAD) / ((maxLon - minLon) * k);
-  const height = Math.round((maxLat - minLat) * scale + 2 * PAD);
-  svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + height);
+  const map = mapCities(svg, board.cities, WIDTH, PAD);
+  const height = map.height;
   const at = {}, names = {};
   board.cities.forEach(function (c) {
-    at[c.id] = [PAD + (c.lon - minLon) * k * scale, PAD + (maxLat - c.lat) * scale];
+    at[c.id] = map.at(c);
     names[c.id] = c.name;
   });
   const routesLayer = svgEl("g", { class: "routes" });
@@ -104,11 +96,8 @@ export function drawBoard(svg, board, who) {
   // right, else to its left, else above; a name that would cover another is left out (the
   // city's tooltip still names it; zoom in to see it).
   function layoutLabels() {
-    const shown = svg.getBoundingClientRect().width;
-    if (!shown) return;
-    const size = Math.min(40, Math.max(4, LABEL_PX * WIDTH / shown));
-    labels.setAttribute("font-size", size.toFixed(2));
-    labels.setAttribute("stroke-width", (size * 0.28).toFixed(2));
+    const size = sizeLabels(svg, labels, LABEL_PX, WIDTH);
+    if (!size) return;
     const placed = [];
     const hit = function (a, b) { return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height; };
     items.forEach(function (item) {
@@ -156,9 +145,4 @@ export function drawBoard(svg, board, who) {
     });
   }
   return { render: render, layoutLabels: layoutLabels };
-}
-
-// Zoom buttons for the board (see replay-svg.js), through ZOOMS.
-export function zoomable(box, svg, buttons, onChange) {
-  return zoomBetween(box, svg, buttons, onChange, ZOOMS);
 }

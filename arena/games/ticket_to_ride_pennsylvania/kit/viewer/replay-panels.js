@@ -3,6 +3,7 @@
 // result).  Text from the data (bot names above all) is only written with textContent.
 
 import { el, clear } from "../../replay-core.js";
+import { boxed, coChip, fact, tableHead, total } from "../../replay-parts.js";
 import { seatMark } from "./replay-board.js";
 
 export function makePanels(replay, board, words) {
@@ -19,10 +20,7 @@ export function makePanels(replay, board, words) {
     return chip;
   }
   function head(table, cells) {
-    const thead = el("thead"), tr = el("tr");
-    cells.forEach(function (c, i) { tr.appendChild(el("th", i > 1 ? { class: "num" } : null, c)); });
-    thead.appendChild(tr);
-    table.appendChild(thead);
+    tableHead(table, cells, function (i) { return i > 1; });
   }
   function shareText(shares) {
     return Object.keys(shares).map(function (c) { return c + " " + shares[c].map(function (n) { return "#" + n; }).join(" "); }).join(", ");
@@ -47,8 +45,7 @@ export function makePanels(replay, board, words) {
       tr.appendChild(bot);
       tr.appendChild(el("td", { class: "num", "data-field": "trains" }, p.trains));
       tr.appendChild(el("td", { class: "num", "data-field": "route-points" }, p.route_points));
-      const cards = Object.keys(p.hand).reduce(function (n, k) { return n + p.hand[k]; }, 0);
-      tr.appendChild(el("td", { class: "num", "data-field": "cards", title: Object.keys(p.hand).map(function (k) { return p.hand[k] + " " + k; }).join(", ") }, cards));
+      tr.appendChild(el("td", { class: "num", "data-field": "cards", title: Object.keys(p.hand).map(function (k) { return p.hand[k] + " " + k; }).join(", ") }, total(p.hand)));
       tr.appendChild(el("td", { class: "num", "data-field": "tickets", title: p.tickets.map(ticketName).join("; ") }, p.tickets.length));
       body.appendChild(tr);
     });
@@ -63,15 +60,6 @@ export function makePanels(replay, board, words) {
       body.appendChild(tr);
     }
     table.appendChild(body);
-  }
-
-  function fact(label, value, attrs) {
-    const d = el("div", Object.assign({ class: "fact" }, attrs || {}));
-    d.appendChild(el("span", { class: "fact-label" }, label));
-    const v = el("span", { class: "fact-value" });
-    if (value instanceof Node) v.appendChild(value); else v.textContent = String(value);
-    d.appendChild(v);
-    return d;
   }
 
   function supply(box, state) {
@@ -92,10 +80,7 @@ export function makePanels(replay, board, words) {
     board.companies.forEach(function (c) {
       const tr = el("tr", { "data-company": c.code });
       const name = el("td", { title: c.name });
-      const chip = el("span", { class: "co-chip" });
-      chip.style.setProperty("--co", c.colour);
-      chip.appendChild(el("span", { class: "co-code" }, c.code));
-      name.appendChild(chip);
+      name.appendChild(coChip(c.code, c.colour));
       tr.appendChild(name);
       const holders = [];
       state.players.forEach(function (p, seat) { if (p.shares[c.code]) holders.push(board.seats[seat].letter + " " + p.shares[c.code].length); });
@@ -138,9 +123,7 @@ export function makePanels(replay, board, words) {
       body.appendChild(tr);
     });
     table.appendChild(body);
-    const box = el("div", { class: "table-box" });
-    box.appendChild(table);
-    panel.appendChild(box);
+    panel.appendChild(boxed(table));
     panel.appendChild(el("p", { class: "caption" }, "Routes: the points of the claimed routes; tickets: completed add, others subtract; " +
       "Globetrotter: the most completed tickets; shares: each company's points by majority (docs/rules-ticket-to-ride-pennsylvania.md)."));
   }

@@ -1,13 +1,12 @@
 // The words of Ticket to Ride: Pennsylvania's replay viewer: who is who, and one line per
 // event, read from the events the engine emitted (docs/replay-format.md).
 
+import { forfeitedSeats, gameOverLine, namer } from "../../replay-parts.js";
+
 export function makeWords(replay, board) {
   const events = replay.events;
   const info = replay.match || {};
-  const names = {};
-  replay.seats.forEach(function (s) { names[String(s.seat)] = s.name; });
-  names.neutral = "neutral shareholder";
-  const who = function (id) { return names[String(id)] !== undefined ? names[String(id)] : "seat " + id; };
+  const who = namer(replay, { neutral: "neutral shareholder" });
   const routes = {}, cities = {}, tickets = {};
   board.routes.forEach(function (r) { routes[r.id] = r; });
   board.cities.forEach(function (c) { cities[c.id] = c.name; });
@@ -17,7 +16,7 @@ export function makeWords(replay, board) {
   const ticketName = function (id) { const t = tickets[id]; return t ? id + " " + place(t.a) + "–" + place(t.b) + " (" + t.points + ")" : id; };
   const list = function (ids) { return ids.length ? ids.join(", ") : "none"; };
   const scoringIndex = events.findIndex(function (ev) { return ev.type === "scoring"; });
-  const forfeited = (info.forfeited_seats || []).map(String);
+  const forfeited = forfeitedSeats(replay);
 
   function describe(ev) {
     switch (ev.type) {
@@ -44,11 +43,7 @@ export function makeWords(replay, board) {
       case "deadlock": return "Nobody can act (" + ev.passes + " passes in a row): the game ends.";
       case "neutral_reveal": return "The neutral shareholder's shares are shuffled; " + ev.revealed + " of " + ev.order.length + " are revealed and count.";
       case "scoring": return "Final scoring: " + ev.seats.map(function (s) { return who(s.seat) + " " + s.total; }).join(", ") + ".";
-      case "game_end": {
-        const order = Object.keys(ev.places).sort(function (a, b) { return ev.places[a] - ev.places[b]; });
-        const line = "Game over (" + ev.termination + "): " + order.map(function (p) { return ev.places[p] + ". " + who(p) + " " + ev.cash[p] + " points"; }).join(", ") + ".";
-        return forfeited.length ? line + " " + forfeited.map(who).join(", ") + " forfeited and " + (forfeited.length > 1 ? "are" : "is") + " placed last in the match result." : line;
-      }
+      case "game_end": return gameOverLine(ev, who, forfeited, "", function (n) { return n + " points"; });
       default: return ev.type;
     }
   }

@@ -6,12 +6,11 @@
 // after each event as the engine had it; the final scores are the engine's scoring event.
 // Text from the data (bot names above all) is only written with textContent.
 
-import { boot, el } from "../../replay-core.js";
-import { drawBoard, zoomable, seatMark } from "./replay-board.js";
+import { boot, byId, el, eventMarks } from "../../replay-core.js";
+import { zoomBoard } from "../../replay-svg.js";
+import { drawBoard, seatMark, ZOOMS } from "./replay-board.js";
 import { makeWords } from "./replay-words.js";
 import { makePanels } from "./replay-panels.js";
-
-function byId(id) { return document.getElementById(id); }
 
 function viewer(match, view, board) {
   const replay = match.replay;
@@ -23,10 +22,7 @@ function viewer(match, view, board) {
   // -- the board and its zoom -------------------------------------------------------------------
   const svg = byId("board");
   const drawn = drawBoard(svg, board, who);
-  const zoom = zoomable(byId("board-scroll"), svg, { in: byId("zoom-in"), out: byId("zoom-out"), fit: byId("zoom-fit") },
-    function () { drawn.layoutLabels(); byId("zoom-label").textContent = byId("board-scroll").dataset.zoom + "×"; });
-  let resizing = null;
-  window.addEventListener("resize", function () { clearTimeout(resizing); resizing = setTimeout(drawn.layoutLabels, 150); });
+  const zoom = zoomBoard(svg, drawn.layoutLabels, ZOOMS);
   const legend = byId("legend");
   replay.seats.forEach(function (s) {
     const item = el("span", { class: "legend-item legend-seat", "data-seat": s.seat });
@@ -36,28 +32,21 @@ function viewer(match, view, board) {
   });
   legend.appendChild(el("span", { class: "legend-item muted" }, "open routes: cars in the route's colour, the number its length; claimed: the seat's colour and mark"));
 
-  const marks = [];
-  events.forEach(function (ev, i) {
-    if (ev.type === "final_round") marks.push({ step: i, kind: "milestone", title: "final round (step " + (i + 1) + ")" });
-    if (ev.type === "scoring") marks.push({ step: i, kind: "milestone", title: "final scoring (step " + (i + 1) + ")" });
+  const marks = eventMarks(events, function (ev) {
+    if (ev.type === "final_round") return ["milestone", "final round"];
+    return ev.type === "scoring" ? ["milestone", "final scoring"] : null;
   });
 
   return {
     who: who,
     describe: words.describe,
-    turnHead: function (ev) { return ev.type === "turn" ? "Turn " + ev.turn + " · " + who(ev.seat) : null; },
     label: function (step, state) {
-      if (!state) return "the stored events only";
       const claimed = state.owner.filter(function (o) { return o !== null; }).length;
       return "turn " + state.turn + " · " + claimed + " routes claimed";
     },
     marks: marks,
     jump: { id: "btn-claim", label: "Next claim", title: "next claimed route (C)", key: "c", is: function (ev) { return ev.type === "claim"; } },
-    onKey: function (key) {
-      if (key === "+" || key === "=") { zoom.zoomIn(); return true; }
-      if (key === "-") { zoom.zoomOut(); return true; }
-      return false;
-    },
+    onKey: zoom.onKey,
     render: function (step, state) {
       panels.final(byId("final-panel"), step);
       if (!state) return;  // no view: the board and the panels stay as they were drawn

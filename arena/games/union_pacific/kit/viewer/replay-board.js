@@ -2,22 +2,18 @@
 // the board data (/api/board?game=union_pacific); trains in their company's colour *and* shape, so that
 // they read without colour too; city labels placed where they hide no train space.
 
-import { shapePath, svgEl, zoomable as zoomBetween } from "../../replay-svg.js";
+import { mapCities, shapeIcon, shapePath, sizeLabels, svgEl } from "../../replay-svg.js";
 
 const WIDTH = 1000;          // the board's width in SVG units
 const PAD = 46;
 const SLOT_R = 5.2;          // an empty train space
 const TRAIN_R = 5.6;         // a train (its shape's nominal radius)
 const LABEL_PX = 11;         // city labels are drawn this many screen pixels high
-const ZOOMS = [1, 1.5, 2, 3, 4];
+export const ZOOMS = [1, 1.5, 2, 3, 4];  // the board's zoom levels (replay-svg.js's zoomBoard)
 
 //: A small SVG of a company's train (legend, chips).
 export function trainIcon(company, size) {
-  const icon = svgEl("svg", { width: size, height: size, viewBox: "0 0 16 16", class: "train-icon", "aria-hidden": "true" });
-  const path = svgEl("path", { d: shapePath(company.shape, 8, 8, 5.2), class: "train-shape" });
-  path.style.fill = company.colour;
-  icon.appendChild(path);
-  return icon;
+  return shapeIcon("train-icon", company.shape, company.colour, size, { class: "train-shape" });
 }
 
 // -- label placement ---------------------------------------------------------------------
@@ -88,18 +84,10 @@ function placeLabels(items, obstacles, segments, size, metrics, height) {
 export function drawBoard(svg, board, words, starts) {
   const companies = {};
   board.companies.forEach(function (c) { companies[c.code] = c; });
-  const lons = board.cities.map(function (c) { return c.lon; });
-  const lats = board.cities.map(function (c) { return c.lat; });
-  const minLon = Math.min.apply(null, lons), maxLon = Math.max.apply(null, lons);
-  const minLat = Math.min.apply(null, lats), maxLat = Math.max.apply(null, lats);
-  const k = Math.cos(((minLat + maxLat) / 2) * Math.PI / 180);
-  const scale = (WIDTH - 2 * PAD) / ((maxLon - minLon) * k);
-  const height = Math.round((maxLat - minLat) * scale + 2 * PAD);
-  svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + height);
+  const map = mapCities(svg, board.cities, WIDTH, PAD);
+  const height = map.height;
   const at = {};
-  board.cities.forEach(function (c) {
-    at[c.name] = [PAD + (c.lon - minLon) * k * scale, PAD + (maxLat - c.lat) * scale];
-  });
+  board.cities.forEach(function (c) { at[c.name] = map.at(c); });
 
   const tracks = svgEl("g", { class: "tracks" });
   const slots = svgEl("g", { class: "slots" });
@@ -169,13 +157,9 @@ export function drawBoard(svg, board, words, starts) {
   // Label sizes are chosen in screen pixels: the board is redrawn when its width changes.
   let laidFor = null;
   function layoutLabels() {
-    const shown = svg.getBoundingClientRect().width;
-    if (!shown) return;
-    const size = Math.min(40, Math.max(4, LABEL_PX * WIDTH / shown));
-    if (laidFor !== null && Math.abs(laidFor - size) < 0.01) return;
+    const size = sizeLabels(svg, labels, LABEL_PX, WIDTH);
+    if (!size || (laidFor !== null && Math.abs(laidFor - size) < 0.01)) return;
     laidFor = size;
-    labels.setAttribute("font-size", size.toFixed(2));
-    labels.setAttribute("stroke-width", (size * 0.28).toFixed(2));
     let metrics = { ascent: size * 0.95, descent: size * 0.25 };
     items.forEach(function (item, i) {
       item.node.setAttribute("x", "0");
@@ -230,9 +214,4 @@ export function drawBoard(svg, board, words, starts) {
   }
 
   return { render: render, layoutLabels: layoutLabels, height: height };
-}
-
-// Zoom buttons for the board (see replay-svg.js), through ZOOMS.
-export function zoomable(box, svg, buttons, onChange) {
-  return zoomBetween(box, svg, buttons, onChange, ZOOMS);
 }

@@ -74,6 +74,7 @@ export function drawCashChart(svg, states, events, words, onPick) {
 
   return {
     ids: ids,
+    cashAt: cashAt,  // a participant's cash in a state (null: the imaginary shareholder is not in play yet)
     show: function (i) {
       cursor.setAttribute("x1", x(i).toFixed(1));
       cursor.setAttribute("x2", x(i).toFixed(1));

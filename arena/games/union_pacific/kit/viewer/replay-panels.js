@@ -4,18 +4,9 @@
 // createElement, never parsed as HTML.
 
 import { el, clear } from "../../replay-core.js";
+import { boxed, coChip, fact, forfeitedSeats, tableHead, total } from "../../replay-parts.js";
+import { lineSample } from "../../replay-svg.js";
 import { trainIcon } from "./replay-board.js";
-
-function total(map) {
-  return Object.keys(map).reduce(function (sum, k) { return sum + map[k]; }, 0);
-}
-
-// A table inside a box that scrolls sideways on its own when the table is too wide.
-function boxed(table) {
-  const box = el("div", { class: "table-box" });
-  box.appendChild(table);
-  return box;
-}
 
 export function makePanels(replay, board, words) {
   const who = words.who, shares = words.shares;
@@ -25,14 +16,10 @@ export function makePanels(replay, board, words) {
   companyNames.UP = "Union Pacific";
   const codes = board.companies.map(function (c) { return c.code; });
   const match = replay.match || {};
-  const forfeited = (match.forfeited_seats || []).map(String);
+  const forfeited = forfeitedSeats(replay);
 
   function chip(code, count) {
-    const span = el("span", { class: "co-chip", title: companyNames[code] || code, "data-company": code });
-    span.style.setProperty("--co", colours[code] || "#777");
-    span.appendChild(el("span", { class: "co-code" }, code));
-    if (count !== undefined) span.appendChild(el("span", { class: "co-count" }, count));
-    return span;
+    return coChip(code, colours[code] || "#777", { title: companyNames[code] || code, "data-company": code }, count);
   }
 
   function chips(map) {
@@ -45,16 +32,8 @@ export function makePanels(replay, board, words) {
   function legend(node) {
     Object.keys(board.track_styles).forEach(function (type) {
       const item = el("span", { class: "legend-item" });
-      const sample = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-      sample.setAttribute("width", "30");
-      sample.setAttribute("height", "10");
-      sample.setAttribute("aria-hidden", "true");
-      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
-      [["x1", 1], ["y1", 5], ["x2", 29], ["y2", 5], ["stroke", board.track_styles[type].colour], ["stroke-width", 3.2]]
-        .forEach(function (a) { line.setAttribute(a[0], a[1]); });
-      if (board.track_styles[type].dash) line.setAttribute("stroke-dasharray", board.track_styles[type].dash);
-      sample.appendChild(line);
-      item.appendChild(sample);
+      const style = board.track_styles[type];
+      item.appendChild(lineSample(30, Object.assign({ stroke: style.colour, "stroke-width": 3.2 }, style.dash ? { "stroke-dasharray": style.dash } : {})));
       item.appendChild(document.createTextNode(" " + type.toLowerCase()));
       node.appendChild(item);
     });
@@ -78,13 +57,7 @@ export function makePanels(replay, board, words) {
 
   function seats(table, state) {
     clear(table);
-    const head = el("thead");
-    const hr = el("tr");
-    ["Seat", "Bot · hand", "Cash", "Invested shares"].forEach(function (h, i) {
-      hr.appendChild(el("th", i === 2 ? { class: "num" } : null, h));
-    });
-    head.appendChild(hr);
-    table.appendChild(head);
+    tableHead(table, ["Seat", "Bot · hand", "Cash", "Invested shares"], function (i) { return i === 2; });
     const body = el("tbody");
     participants(state).forEach(function (p) {
       const tr = el("tr", { "data-participant": p.id });
@@ -115,15 +88,6 @@ export function makePanels(replay, board, words) {
     return n + (n === 1 ? " card" : " cards");
   }
 
-  function fact(label, value, attrs) {
-    const d = el("div", Object.assign({ class: "fact" }, attrs || {}));
-    d.appendChild(el("span", { class: "fact-label" }, label));
-    const v = el("span", { class: "fact-value" });
-    if (value instanceof Node) v.appendChild(value); else v.textContent = String(value);
-    d.appendChild(v);
-    return d;
-  }
-
   function supply(box, state) {
     clear(box);
     const display = el("span", { class: "chips", "data-testid": "display" });
@@ -140,11 +104,7 @@ export function makePanels(replay, board, words) {
 
   function companiesTable(table, state) {
     clear(table);
-    const head = el("thead");
-    const hr = el("tr");
-    ["Company", "Trains", "Value", "Invested"].forEach(function (h, i) { hr.appendChild(el("th", i ? { class: "num" } : null, h)); });
-    head.appendChild(hr);
-    table.appendChild(head);
+    tableHead(table, ["Company", "Trains", "Value", "Invested"], function (i) { return i > 0; });
     const body = el("tbody");
     codes.forEach(function (c) {
       const invested = participants(state).reduce(function (sum, p) { return sum + (p.data.invested[c] || 0); }, 0);

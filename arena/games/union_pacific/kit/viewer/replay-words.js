@@ -6,18 +6,17 @@
 // holdings met and UP's positions come with the view (the game's kit, on the server), and
 // every amount shown is the amount the event says was paid.
 
+import { forfeitedSeats, gameOverLine, namer, total } from "../../replay-parts.js";
+
 export function makeWords(replay, board) {
-  const names = {};
-  replay.seats.forEach(function (s) { names[String(s.seat)] = s.name; });
-  names.imaginary = "imaginary shareholder";
-  const who = function (id) { return names[String(id)] !== undefined ? names[String(id)] : "seat " + id; };
+  const who = namer(replay, { imaginary: "imaginary shareholder" });
   const sectionName = function (i) { const s = board.sections[i]; return s ? s.a + "–" + s.b : "section " + i; };
   const shares = function (map) {
     return Object.keys(map).map(function (c) { return map[c] + " " + c; }).join(", ");
   };
   const money = function (n) { return "$" + n; };
   const list = function (ids) { return ids.map(who).join(", "); };
-  const forfeited = ((replay.match && replay.match.forfeited_seats) || []).map(String);
+  const forfeited = forfeitedSeats(replay);
 
   // What each participant was paid by one dividend event (companies and UP).
   function paidBy(ev) {
@@ -90,9 +89,8 @@ export function makeWords(replay, board) {
     switch (ev.type) {
       case "setup": {
         const hand = ev.hands[0] || { track: {}, shares: {} };
-        const count = function (map) { return Object.keys(map).reduce(function (n, k) { return n + map[k]; }, 0); };
-        return "Set-up: " + ev.players + " players (" + ev.variant + "); each dealt " + count(hand.track) + " track cards and " +
-          count(hand.shares) + " shares; UP stack " + ev.up_stack + ".";
+        return "Set-up: " + ev.players + " players (" + ev.variant + "); each dealt " + total(hand.track) + " track cards and " +
+          total(hand.shares) + " shares; UP stack " + ev.up_stack + ".";
       }
       case "first_investment": return "First investment: " + Object.keys(ev.picks).map(function (s) { return who(s) + " " + ev.picks[s]; }).join(", ") + ".";
       case "display": return "Display: " + (ev.display.length ? ev.display.join(" ") : "empty") + ".";
@@ -119,11 +117,7 @@ export function makeWords(replay, board) {
         }).join(", ") + ".";
       }
       case "stalemate": return "Stalemate: nothing can be built or invested any more; the remaining dividends are paid at once.";
-      case "game_end": {
-        const order = Object.keys(ev.places).sort(function (a, b) { return ev.places[a] - ev.places[b]; });
-        const line = "Game over (" + ev.termination + "), by cash: " + order.map(function (p) { return ev.places[p] + ". " + who(p) + " " + money(ev.cash[p]); }).join(", ") + ".";
-        return forfeited.length ? line + " " + list(forfeited) + " forfeited and " + (forfeited.length > 1 ? "are" : "is") + " placed last in the match result." : line;
-      }
+      case "game_end": return gameOverLine(ev, who, forfeited, ", by cash", money);
       default: return ev.type;
     }
   }

@@ -1,0 +1,296 @@
+"""Union Pacific observations written straight from the game state, for the host.
+
+The host asks a seat for a decision about fifty times a game, and between two of
+its questions a few things change: a train built, a share drawn, a few counters,
+a handful of new public events.  :class:`StateEncoder` (one per match) writes the
+``UnionPacificObservation`` bytes of ``state.observation(seat)`` without building
+that dict: the counters are written every time, and every other field is kept as
+bytes with a key taken from the state (a tuple of the numbers the field is made
+of), written again only when its key changes.  Each public event is encoded once
+per view (:data:`~arena.games.union_pacific.knowledge.SEAT_VIEWS`: the event's own
+seat sees a ``turn``, ``draw`` or ``exchange`` differently from the others; every
+other event looks the same to every seat), kept by its place in the log.
+
+Safety: a field's key holds everything its value is made of; what a seat alone may
+see (its hand, its pending pick, its own events' hidden cards, the known shares of
+the others) is kept per seat, keyed by the seat.  The bytes are made by the same
+writers as :mod:`arena.games.union_pacific.kit.wire_fast` from the same values
+``state.observation`` gives, so they are identical to the dict path's (a test checks
+it, and that they parse equal to the codec's message, on every decision of whole
+games for every table size).  Anything unexpected (a number out of range, a state
+this module does not know) makes :meth:`StateEncoder.encode` return None: the host
+then takes the checked dict path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games.union_pacific import knowledge
+from arena.games.union_pacific.board import COMPANIES, NUM_CARD_KINDS, NUM_COMPANIES, SHARE_CODES
+from arena.games.union_pacific.kit import wire_fast as fast
+from arena.games.union_pacific.state import FIRST_INVEST, OVER, UnionPacificState
+from arena.protocol.wirebytes import length_prefixed
+
+_COMPANY_TAG = fast._LEN_TAG["companies"]
+_PLAYER_TAG = fast._LEN_TAG["players"]
+_DISPLAY_TAG = fast._LEN_TAG["display"]
+_SEAT_VIEWS = knowledge.SEAT_VIEWS
+
+
+def _counts(counts: Any, names: tuple[str, ...]) -> dict[str, int]:
+    return {names[i]: n for i, n in enumerate(counts) if n}
+
+
+# The fields' writers, from the numbers they are made of (the very values ``state.observation`` gives).
+
+def _display(state: Any) -> bytes:
+    return fast._display([COMPANIES[c] for c in state.display])
+
+
+def _discards(state: Any) -> bytes:
+    kinds, discards = state.board.card_kinds, state.track_discard
+    return fast.field_bytes("track_discards", {kinds[k]: discards[k] for k in range(NUM_CARD_KINDS)})
+
+
+def _boxed(state: Any) -> bytes:
+    return fast.field_bytes("boxed_four_of_a_kind", _counts(state.boxed_four, COMPANIES))
+
+
+def _free(state: Any) -> bytes:
+    return fast.field_bytes("free_spaces", list(state.free))
+
+
+#: Small tables of bytes keyed by the values they encode (so shared by all matches and seats:
+#: the same key is the same bytes whoever asks), emptied when they grow past _LIMIT.
+_LIMIT = 1 << 14
+_KNOWN: dict[tuple[int, Any], bytes] = {}
+_ENTRIES: dict[tuple[bytes, str, int], bytes] = {}
+_PLAYERS: dict[tuple[Any, ...], bytes] = {}
+_HAND_TAG = fast._LEN_TAG["hand"]
+
+
+def _keep(table: dict[Any, bytes], key: Any, data: bytes) -> bytes:
+    if len(table) >= _LIMIT:
+        table.clear()
+    table[key] = data
+    return data
+
+
+def _known_shares(known: Any, seat: int) -> bytes:
+    """As :func:`knowledge.known_shares` gives them: every seat but ``seat`` (in seat order, which
+    is the order of their names for up to ten seats), zero counts left out."""
+    parts = []
+    for s, row in enumerate(known):
+        if s != seat:
+            data = _KNOWN.get((s, row))
+            if data is None:  # one seat's entry is the field of a one-seat dict
+                data = _keep(_KNOWN, (s, row), fast.field_bytes("known_shares", {str(s): dict(row)}))
+            parts.append(data)
+    return b"".join(parts)
+
+
+def _map_entry(tag: bytes, name: str, count: int) -> bytes:
+    """One ``map<string, int32>`` entry (a map's bytes are its entries in key order)."""
+    data = _ENTRIES.get((tag, name, count))
+    if data is None:
+        data = _keep(_ENTRIES, (tag, name, count), fast._count_map(tag, {name: count}))
+    return data
+
+
+_SHARES_TAG, _TRACK_TAG = fast._L[1], fast._L[2]
+_SHARE_ORDER = sorted(range(len(SHARE_CODES)), key=SHARE_CODES.__getitem__)
+
+
+def _hand(shares: tuple[int, ...], track: tuple[int, ...], kinds: tuple[str, ...]) -> bytes:
+    """The ``hand`` field: the shares map then the track map, each in key order, zero counts left out."""
+    parts = [_map_entry(_SHARES_TAG, SHARE_CODES[i], shares[i]) for i in _SHARE_ORDER if shares[i]]
+    parts += [_map_entry(_TRACK_TAG, kinds[i], track[i]) for i in sorted(range(len(kinds)), key=kinds.__getitem__)
+              if track[i]]
+    return length_prefixed(_HAND_TAG, b"".join(parts))
+
+
+def _player(key: tuple[Any, ...]) -> bytes:
+    """One ``players`` entry from (seat, cash, invested counts, hand_shares, hand_track)."""
+    data = _PLAYERS.get(key)
+    if data is None:
+        seat, cash, invested, hand_shares, hand_track = key
+        data = _keep(_PLAYERS, key, length_prefixed(_PLAYER_TAG, fast._player({
+            "seat": seat, "cash": cash, "invested": _counts(invested, SHARE_CODES), "hand_shares": hand_shares,
+            "hand_track": hand_track})))
+    return data
+
+
+class StateEncoder:
+    """Encodes one match's observations from its state: ``encode(state, seat)``.
+
+    One per match, used from the match's thread.  Meeting another state object (or
+    another log) starts afresh.
+    """
+
+    __slots__ = ("_state", "_events", "_common", "_last", "_own_at", "_own_bytes", "_kept", "_rows")
+
+    def __init__(self) -> None:
+        self._reset(None)
+
+    def _reset(self, state: Any) -> None:
+        self._state = state
+        self._events = state.events if state is not None else None
+        #: _common[i]: the public_events entry of state.events[i] as every seat sees it, or (SEAT_VIEWS)
+        #: as the seats other than its own see it; _last: the last event encoded
+        self._common: list[bytes] = []
+        self._last: Any = None
+        #: _own_at[seat]: the places of the events the seat sees its own way (ascending); _own_bytes: their entries
+        self._own_at: dict[int, list[int]] = {}
+        self._own_bytes: dict[int, bytes] = {}
+        #: _kept[field or (field, seat)]: (key, bytes)
+        self._kept: dict[Any, tuple[Any, bytes]] = {}
+        #: _rows[field]: per row, (key, entry bytes)
+        self._rows: dict[str, list[tuple[Any, bytes]]] = {"companies": []}
+
+    def encode(self, state: Any, seat: int) -> bytes | None:
+        """The bytes of ``state.observation(seat)``'s message, or None if this writer cannot say
+        (the caller then encodes the observation dict)."""
+        if type(state) is not UnionPacificState:
+            return None
+        if not (type(seat) is int and 0 <= seat < state.n):
+            raise ValueError(f"there is no seat {seat!r} in a {state.n}-player game")
+        if state is not self._state or state.events is not self._events:
+            self._reset(state)
+        try:
+            return self._encode(state, seat)
+        except (fast._Unexpected, KeyError, IndexError, TypeError):
+            self._reset(state)
+            return None
+
+    def _field(self, key: Any, value_key: Any, make: Any, *args: Any) -> bytes:
+        """The bytes kept under ``key`` if made from ``value_key``, else ``make(*args)``."""
+        seen = self._kept.get(key)
+        if seen is not None and seen[0] == value_key:
+            return seen[1]
+        data = make(*args)
+        self._kept[key] = (value_key, data)
+        return data
+
+    def _encode(self, state: UnionPacificState, seat: int) -> bytes:
+        phase = state.phase
+        first = phase == FIRST_INVEST
+        current = None if first or phase == OVER else state.current
+        pick = state.picks[seat] if first else None
+        varint_of = fast._VARINT_OF
+        scalars = (seat, state.n, state.turn, state.dividends_paid, state.end_at, len(state.share_deck),
+                   len(state.track_deck), state.up_stack)
+        parts = [tag + varint_of[v] for tag, v in zip(fast._SCALAR_TAGS, scalars) if v != 0]
+        field = self._field
+        starts, known = knowledge.windows_and_known(state)
+        shares, track = tuple(state.hand_shares[seat]), tuple(state.hand_track[seat])  # changes every turn
+        parts += (b"" if current is None else fast._CURRENT_TAG + varint_of[current],
+                  fast._str(fast._VARIANT_TAG, state.variant), fast._str(fast._DECISION_TAG, state.decision_kind(seat)),
+                  b"" if pick is None else fast._str(fast._PENDING_TAG, SHARE_CODES[pick], present=True),
+                  field("display", tuple(state.display), _display, state),
+                  field("track_discards", tuple(state.track_discard), _discards, state),
+                  field("boxed_four_of_a_kind", tuple(state.boxed_four), _boxed, state),
+                  field("free_spaces", tuple(state.free), _free, state),
+                  field(("known_shares", seat), known, _known_shares, known, seat),
+                  self._companies(state),
+                  self._players(state),
+                  _hand(shares, track, state.board.card_kinds))
+        if state.imaginary is not None:
+            imaginary = (tuple(state.imaginary), state.imaginary_cash)
+            parts.append(field("imaginary", imaginary, _imaginary, imaginary))
+        parts.append(self._public_events(state, seat, starts[seat]))
+        return b"".join(parts)
+
+    def _companies(self, state: UnionPacificState) -> bytes:
+        trains, supply, sections = state.trains_on_board, state.supply, state.sections_of
+        whole = (tuple(trains), tuple(supply), tuple(sections))
+        seen = self._kept.get("companies")
+        if seen is not None and seen[0] == whole:
+            return seen[1]
+        rows = self._rows["companies"]
+        parts = []
+        for c in range(NUM_COMPANIES):
+            key = (trains[c], supply[c], tuple(sections[c]))
+            if c < len(rows) and rows[c][0] == key:
+                parts.append(rows[c][1])
+                continue
+            data = length_prefixed(_COMPANY_TAG, fast._company({
+                "code": COMPANIES[c], "trains_on_board": key[0], "supply": key[1], "value": key[0] + 1,
+                "sections": list(key[2])}))
+            if c < len(rows):
+                rows[c] = (key, data)
+            else:
+                rows.append((key, data))
+            parts.append(data)
+        data = b"".join(parts)
+        self._kept["companies"] = (whole, data)
+        return data
+
+    def _players(self, state: UnionPacificState) -> bytes:
+        keys = list(zip(range(state.n), state.cash, map(tuple, state.invested), map(sum, state.hand_shares),
+                        map(sum, state.hand_track)))
+        seen = self._kept.get("players")
+        if seen is not None and seen[0] == keys:
+            return seen[1]
+        before = self._rows.get("players", ())  # the rows that kept their key keep their bytes
+        rows = [before[s] if s < len(before) and before[s][0] == key else (key, _player(key))
+                for s, key in enumerate(keys)]
+        self._rows["players"] = rows
+        data = b"".join([row[1] for row in rows])
+        self._kept["players"] = (keys, data)
+        return data
+
+    def _public_events(self, state: UnionPacificState, seat: int, start: int) -> bytes:
+        """The seat's window of the log (from ``start``): the entries every seat but an event's own
+        sees, with the seat's own views put in."""
+        events = state.events
+        common = self._common
+        done = len(common)
+        if done > len(events) or (done and events[done - 1] is not self._last):
+            # the log changed other than by growing (never the engine's): start afresh
+            common = self._common = []
+            self._own_at, self._own_bytes, self._last, done = {}, {}, None, 0
+        if done < len(events):
+            self._learn(state, done)
+        own = self._own_at.get(seat)
+        if not own or own[-1] < start:
+            return b"".join(common[start:])
+        parts = common[start:]
+        own_bytes = self._own_bytes
+        for i in reversed(own):
+            if i < start:
+                break
+            parts[i - start] = own_bytes[i]
+        return b"".join(parts)
+
+    def _learn(self, state: UnionPacificState, done: int) -> None:
+        """Encode the log's new events: each once as every seat sees it, or, for a type whose view
+        depends on the seat, once as its own seat sees it and once as any other does."""
+        events = state.events
+        n = state.n
+        for i in range(done, len(events)):
+            event = events[i]
+            if event["type"] in _SEAT_VIEWS:
+                owner = event["seat"]
+                if type(owner) is not int or not 0 <= owner < n:
+                    raise fast._Unexpected  # not the engine's: the dict path says what is wrong
+                self._own_bytes[i] = _event(knowledge.public_event(event, owner))
+                self._own_at.setdefault(owner, []).append(i)
+                self._common.append(_event(knowledge.public_event(event, (owner + 1) % n)))
+            else:
+                self._common.append(_event(knowledge.public_event(event, 0)))
+        self._last = events[-1]
+
+
+def _event(view: dict[str, Any]) -> bytes:
+    """A ``public_events`` entry: protobuf's bytes of the view, through the table shared by all
+    matches (as :func:`~arena.games.union_pacific.kit.wire_fast.events_bytes` keeps them)."""
+    key = fast._event_key(view)
+    data = fast._EVENT_BYTES.get(key) if key is not None else None
+    if data is None:
+        data = fast.events_bytes([view])
+    return data
+
+
+
+__all__ = ["StateEncoder"]

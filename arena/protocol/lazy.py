@@ -1,0 +1,188 @@
+"""A dict whose values are decoded from a protocol message the first time they are read.
+
+The Python SDK hands a bot its observation as a :class:`LazyDict`: the keys are all
+there from the start (in the order the eager decoding gives them), and each value is
+decoded from the message only when the bot reads it, once.  A bot that reads two keys
+pays for two; the random sample bot pays for none.
+
+It is a ``dict`` (``isinstance(observation, dict)``) and behaves as the eagerly
+decoded dict in every way Python code reaches a dict: ``d[k]``, ``get``, ``in``,
+``len``, iteration and ``keys()`` (same order), ``items()``/``values()``, ``==``,
+``repr``, ``dict(d)``, ``{**d}``, ``d | other``, ``json.dumps``, ``copy.copy``,
+``copy.deepcopy`` and ``pickle`` (the last three give a plain ``dict``), setting and
+deleting keys.  What it cannot hide: ``type(d) is dict`` is False, and C code that
+reads a dict subclass's storage without calling its methods (e.g. ``orjson``, or
+``dict.values(d)`` called unbound) would see the placeholders of keys not read yet;
+call :meth:`LazyDict.decode_all` (or ``dict(d)``) first to get a plain dict.
+
+Reading is thread-safe: a value is decoded once, under a lock, and every thread gets
+the same object.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+#: Decodes one key's value from the message.
+Decode = Callable[[Any], Any]
+
+
+class _NotDecoded:
+    """The placeholder a key holds until it is read (never handed out)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<not decoded>"
+
+
+NOT_DECODED = _NotDecoded()
+_GONE = object()  # what dict.get gives for a key that is not there
+_LOCK = threading.RLock()  # decoding is rare (once per key) and short: one lock for all
+
+
+def placeholders(keys: Any) -> dict[str, Any]:
+    """The storage a :class:`LazyDict` over ``keys`` starts with (build it once, pass it to each)."""
+    return dict.fromkeys(keys, NOT_DECODED)
+
+
+class LazyDict(dict):  # type: ignore[type-arg]
+    """``{key: decoders[key](message)}`` for every key of ``start``, each decoded when first read.
+
+    ``start`` maps every key to :data:`NOT_DECODED` or to a value known already (see
+    :func:`placeholders`); ``decoders`` has a function for each placeholder's key.
+    """
+
+    __slots__ = ("_message", "_decoders", "__weakref__")
+
+    def __init__(self, message: Any, decoders: Mapping[str, Decode], start: Mapping[str, Any]) -> None:
+        dict.__init__(self, start)
+        self._message = message
+        self._decoders = decoders
+
+    # -- decoding ----------------------------------------------------------------------
+
+    def _decode(self, key: Any) -> Any:
+        with _LOCK:
+            value = dict.get(self, key, _GONE)
+            if value is NOT_DECODED:
+                value = self._decoders[key](self._message)
+                dict.__setitem__(self, key, value)
+            elif value is _GONE:  # deleted meanwhile by another thread
+                raise KeyError(key)
+            return value
+
+    def reader(self, key: Any, source: Callable[[], Any] | None = None) -> Callable[[], Any]:
+        """A function giving ``self[key]`` later without keeping the message: this dict's value
+        while this dict is alive and holds ``key``, else the value decoded from the message as
+        ``source()`` gives it again (by default from a copy of its bytes taken now).  Nothing is
+        kept if the key is read already."""
+        value = dict.get(self, key, NOT_DECODED)
+        if value is not NOT_DECODED:
+            return lambda: value
+        decode = self._decoders[key]
+        if source is None:
+            kind, data = type(self._message), self._message.SerializeToString()
+            source = lambda: kind.FromString(data)  # noqa: E731
+        alive = weakref.ref(self)
+
+        def read() -> Any:
+            live = alive()
+            if live is not None and key in live:
+                return live[key]
+            return decode(source())
+
+        return read
+
+    def decode_all(self) -> LazyDict:
+        """Decode every key not read yet (afterwards the storage is the plain dict); returns self."""
+        with _LOCK:
+            message, decoders = self._message, self._decoders
+            for key, value in list(dict.items(self)):
+                if value is NOT_DECODED:
+                    dict.__setitem__(self, key, decoders[key](message))
+        return self
+
+    # -- reading -----------------------------------------------------------------------
+
+    def __getitem__(self, key: Any) -> Any:
+        value = dict.__getitem__(self, key)
+        if value is NOT_DECODED:
+            return self._decode(key)
+        return value
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        value = dict.get(self, key, default)
+        if value is NOT_DECODED:
+            return self._decode(key)
+        return value
+
+    def __iter__(self) -> Iterator[Any]:
+        # Defined so that dict(d), {**d}, {} | d and f(**d) take the path that reads d[key]
+        # (CPython copies a dict subclass's storage directly only when __iter__ is dict's own).
+        return dict.__iter__(self)
+
+    def items(self) -> Any:
+        return dict.items(self.decode_all())
+
+    def values(self) -> Any:
+        return dict.values(self.decode_all())
+
+    def copy(self) -> dict[Any, Any]:
+        """A plain dict with the same (decoded) values."""
+        return dict.copy(self.decode_all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyDict):
+            other.decode_all()
+        return dict.__eq__(self.decode_all(), other)
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, LazyDict):
+            other.decode_all()
+        return dict.__ne__(self.decode_all(), other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self.decode_all())
+
+    def __or__(self, other: Any) -> Any:
+        return dict.__or__(self.decode_all(), other)
+
+    def __ror__(self, other: Any) -> Any:
+        if not isinstance(other, dict):
+            return NotImplemented
+        return dict.__or__(other, self.decode_all())
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # copy.copy, copy.deepcopy and pickle: a plain dict (no message to carry along)
+        return (dict, (dict.copy(self.decode_all()),))
+
+    def __reduce__(self) -> Any:
+        return self.__reduce_ex__(2)
+
+    # -- changing (the storage is the truth once a key is written) ----------------------
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        if dict.get(self, key) is NOT_DECODED:
+            self._decode(key)
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[Any, Any]:
+        if dict.__len__(self):
+            last = next(reversed(dict.keys(self)))
+            if dict.get(self, last) is NOT_DECODED:
+                self._decode(last)
+        return dict.popitem(self)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        if dict.__contains__(self, key):
+            return self[key]
+        return dict.setdefault(self, key, default)
+
+
+__all__ = ["Decode", "LazyDict", "NOT_DECODED", "placeholders"]
