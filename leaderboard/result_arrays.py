@@ -25,6 +25,10 @@ from leaderboard.finishing_orders import FinishingOrders, RatedMatch, canonical_
 from leaderboard.rows import BotStats
 
 
+#: Matches per slice of the live Elo pass (its Python lists hold one slice at a time).
+LIVE_ELO_SLICE = 50_000
+
+
 @dataclass(frozen=True, eq=False)
 class SeatStats:
     """Per cell (aligned with ``ResultArrays.who``): the score, forfeited (0/1) and fault count."""
@@ -114,46 +118,54 @@ class ResultArrays:
 
     def live_elo(self, *, k: float = 32.0, initial: float = 1500.0) -> np.ndarray:
         """Each cell's live Elo after its match: classic multiplayer Elo, match by match in
-        schedule order, as :func:`leaderboard.ratings.live_elo_history` (the same formula,
-        arranged with fewer operations: equal to rounding)."""
+        schedule order, as :func:`leaderboard.ratings.live_elo_history` (the same operations
+        in the same order: equal bits)."""
         if not (math.isfinite(k) and k > 0):
             raise ValueError(f"k must be a finite number > 0, got {k!r}")
         if not math.isfinite(initial):
             raise ValueError(f"initial must be a finite number, got {initial!r}")
         # Per cell, the sum of its scores against the others at its table (1 win, 1/2 tie):
         # the places alone give it, so numpy does it for every match at once.
-        score = self._score_sums().tolist()
-        who = self.who.tolist()
-        start = self.start.tolist()
+        scores = self._score_sums()
         ratings = [float(initial)] * len(self.names)
         # 1 / (1 + 10 ** ((Rb - Ra) / 400)) is qa / (qa + qb) with q = 10 ** ((R - initial) / 400),
         # kept per participant: one power per participant and match instead of one per pair
         # (a q would overflow only some 120,000 points from the start)
         q = [1.0] * len(self.names)
-        out = [0.0] * len(who)
-        lo = 0
-        for hi in start[1:]:
-            if hi - lo < 2:
+        result = np.empty(len(self.who), dtype=np.float64)
+        # in slices of matches: Python lists of a few cells at a time, not of millions
+        for first in range(0, self.matches, LIVE_ELO_SLICE):
+            last = min(first + LIVE_ELO_SLICE, self.matches)
+            offset = int(self.start[first])
+            end = int(self.start[last])
+            who = self.who[offset:end].tolist()
+            score = scores[offset:end].tolist()
+            start = (self.start[first + 1:last + 1] - offset).tolist()
+            out = [0.0] * len(who)
+            lo = 0
+            for hi in start:
+                if hi - lo < 2:
+                    for c in range(lo, hi):
+                        out[c] = ratings[who[c]]
+                    lo = hi
+                    continue
+                members = who[lo:hi]
+                qs = [q[w] for w in members]
+                step = k / (hi - lo - 1)
+                c = lo
+                for w, qa in zip(members, qs):
+                    expected = -0.5  # the pair of a participant with itself adds exactly 1/2 below
+                    for qb in qs:
+                        expected += qa / (qa + qb)
+                    out[c] = ratings[w] + step * (score[c] - expected)
+                    c += 1
                 for c in range(lo, hi):
-                    out[c] = ratings[who[c]]
+                    w, elo = who[c], out[c]
+                    ratings[w] = elo
+                    q[w] = 10.0 ** ((elo - initial) / 400.0)
                 lo = hi
-                continue
-            members = who[lo:hi]
-            qs = [q[w] for w in members]
-            step = k / (hi - lo - 1)
-            c = lo
-            for w, qa in zip(members, qs):
-                expected = -0.5  # the pair of a participant with itself adds exactly 1/2 below
-                for qb in qs:
-                    expected += qa / (qa + qb)
-                out[c] = ratings[w] + step * (score[c] - expected)
-                c += 1
-            for c in range(lo, hi):
-                w, elo = who[c], out[c]
-                ratings[w] = elo
-                q[w] = 10.0 ** ((elo - initial) / 400.0)
-            lo = hi
-        return np.asarray(out, dtype=np.float64)
+            result[offset:end] = out
+        return result
 
     def _score_sums(self) -> np.ndarray:
         """Per cell: matches won against the others at its table, a shared place counting 1/2."""

@@ -270,3 +270,18 @@ def test_a_first_fit_that_takes_long_shows_the_page_without_ratings_saying_so(
         assert not client.get("/api/leaderboard?players=3").json()["fit"]["fitting"]  # fitted now (queue free)
         assert len(cache._fits) == 2
         assert (None, 2, False, UP) not in cache._fits
+
+
+def test_the_live_elo_in_slices_of_matches_is_the_whole_pass(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    import leaderboard.result_arrays as result_arrays
+
+    rated = store.rated_matches(game=UP)
+    with store.read_session() as session:
+        read = read_results(session, None, game=UP)
+    whole = read.live_elo()
+    monkeypatch.setattr(result_arrays, "LIVE_ELO_SLICE", 7)  # many slices, cut inside the tournaments
+    assert read.matches > 7 * 10
+    sliced = read.live_elo()
+    assert np.array_equal(whole, sliced)
+    expected = [elo for _, after in live_elo_history(rated) for elo in after.values()]
+    assert sliced.tolist() == expected
