@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -234,6 +233,3 @@ class ResultArrays:
         except ValueError:
             return []
         return [int(p) for p in self.place[self.who == i]]
-
-    def describe(self) -> dict[str, Any]:
-        return {"matches": self.matches, "participants": len(self.names), "deals": self.clusters}
