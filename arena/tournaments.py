@@ -14,16 +14,10 @@ import secrets
 import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from arena.errors import UserError
-from arena.host.clock import Clocks
-from arena.host.manifest import BotSpec
-from arena.host.match import MatchConfig
 from arena.host.sandbox import Isolation, IsolationPolicy, Limits
-from arena.records import MatchRecord
-from arena.registry import AlreadyRegistered, changed_since_registration, register_bot
-from arena.scheduler.executor import ExecutionSummary, Outcome
 from arena.scheduler.pairings import Pairing, generate_schedule
 from arena.games import DEFAULT_GAME
 from arena.sinks import (
@@ -35,6 +29,12 @@ from arena.sinks import (
     WorkerId,
     participant_name,
 )
+
+if TYPE_CHECKING:  # the host (gRPC), the check and the executor (trio) load where a match is played
+    from arena.host.manifest import BotSpec
+    from arena.host.match import MatchConfig
+    from arena.records import MatchRecord
+    from arena.scheduler.executor import ExecutionSummary, Outcome
 
 @dataclass(frozen=True)
 class TournamentConfig:
@@ -98,6 +98,9 @@ class TournamentConfig:
             raise UserError(f"the stored isolation settings are unusable ({exc})") from None
 
     def match_config(self) -> MatchConfig:
+        from arena.host.clock import Clocks
+        from arena.host.match import MatchConfig
+
         return MatchConfig(clocks=Clocks(decision_ms=self.decision_ms, bank_ms=self.bank_ms),
                            max_faults=self.max_faults)
 
@@ -108,6 +111,8 @@ def resolve_bots(store: ResultStore, entries: Sequence[str], *, log_dir: Path,
     """The version of each entry that plays: a registered name is its current version
     (``NAME@NUMBER`` one version); a manifest path (or folder) is checked (playing ``game``)
     and registered first when its files are not the current version's (a new bot, or a new version)."""
+    from arena.registry import AlreadyRegistered, register_bot
+
     rows: list[BotRow] = []
     for entry in entries:
         try:
@@ -251,6 +256,8 @@ def run_tournament(
     SIGINT or SIGTERM (in the main thread) stop it: the matches in play stop, their
     claims are released, and :class:`Stopped` is raised.
     """
+    from arena.registry import changed_since_registration
+    from arena.scheduler.executor import ExecutionSummary
     from arena.worker import Worker, WorkerOptions
 
     config = config_of(store.get_tournament(tournament_id))

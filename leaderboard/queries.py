@@ -8,8 +8,10 @@ an index, however many matches are stored:
 - a page of matches is found by *keyset*: newest first by start time (then id), and
   the next page starts after the last row of this one (:func:`match_page`), so page
   1,000 costs what page 1 does;
-- a tournament's or a bot's matches are filtered in SQL (a bot's with ``EXISTS`` on
-  its seats, walking the start-time index until the page is full);
+- a tournament's or a bot's matches are filtered in SQL: a bot's that played many
+  matches with ``EXISTS`` on its seats, walking the start-time index until the page
+  is full; one with fewer than :data:`FEW_SEATS` from its seats (a new version's
+  page does not walk a million matches to find its three);
 - :func:`results_key` says whether a scope's results changed, from a few rows: the
   count of its matches (``match_counts``, kept by triggers as matches are stored)
   and the bot versions'.
@@ -25,7 +27,7 @@ import binascii
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import and_, exists, func, or_, text, true
@@ -35,6 +37,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
 from arena.records import Fault
+from leaderboard import replays
 from leaderboard.errors import CorruptDataError, UnknownMatchError
 from leaderboard.models import SEAT_INCIDENT, Bot, BotVersion, ExcludedWorker, Match, MatchCount, Seat, Tournament
 from leaderboard.rows import BotRow, MatchRow, TournamentRow
@@ -52,6 +55,9 @@ from leaderboard.store_core import (
 #: Rows of a list when the request names no ``limit``, and the most it may ask for.
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
+#: A bot (version) with fewer seats than this has its matches found from its seats (then
+#: sorted); with more, by walking the matches newest first until the page is full.
+FEW_SEATS = 2000
 
 T = TypeVar("T")
 
@@ -96,24 +102,39 @@ def _decode(cursor: str, kind: str, count: int) -> list[str]:
 # -- matches ---------------------------------------------------------------------------
 
 
-def _played_by(session: Session, text_: str) -> ColumnElement[bool]:
-    """The matches where the bot (any version) or one version (``NAME@NUMBER``) held a seat."""
+def _seats_of_participant(session: Session, text_: str) -> ColumnElement[bool]:
+    """The seats of the bot (any version) or of one version (``NAME@NUMBER``)."""
     bot = session.exec(select(Bot).where(col(Bot.name) == text_)).first()
     if bot is not None:
-        mine = col(Seat.bot_id) == bot.id
-    else:
-        _, version = _find_version(session, text_)  # UnknownBotError if there is no such bot
-        mine = col(Seat.bot_version_id) == version.id
-    return exists().where(col(Seat.match_id) == col(Match.id), mine)
+        return col(Seat.bot_id) == bot.id
+    _, version = _find_version(session, text_)  # UnknownBotError if there is no such bot
+    return col(Seat.bot_version_id) == version.id
 
 
 def games_played(store: Store, participant: str) -> list[str]:
-    """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name."""
+    """The games a bot (any version) or one version (``NAME@NUMBER``) played, by name.
+
+    From its seats (by index), one probe per stored game: a store of one game needs only
+    to know whether it has a seat at all; with several, a game it played is found at its
+    first seat of that game, one it did not play takes a walk of its own seats (never of
+    the other bots' matches)."""
     with store.read_session() as session:
-        played = _played_by(session, participant)
-        return sorted(session.exec(
-            select(col(Tournament.game)).join(Match, col(Match.tournament_id) == col(Tournament.id))
-            .where(played).distinct()).all())
+        mine = _seats_of_participant(session, participant)
+        games = sorted(session.exec(select(col(Tournament.game)).distinct()).all())
+        if len(games) <= 1:  # every match is of a tournament, so of that game
+            seat = session.exec(select(col(Seat.match_id)).where(mine).limit(1)).first()
+            return games if seat is not None else []
+        found = []
+        for game in games:
+            seat = session.exec(
+                select(col(Seat.match_id))
+                .join(Match, col(Match.id) == col(Seat.match_id))
+                .join(Tournament, col(Tournament.id) == col(Match.tournament_id))
+                .where(mine, col(Tournament.game) == game).limit(1)
+            ).first()
+            if seat is not None:
+                found.append(game)
+        return found
 
 
 def match_page(store: Store, *, tournament_id: int | None = None, bot: str | None = None,
@@ -138,11 +159,20 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
         query = query.where(or_(col(Match.started_at) < started,
                                 and_(col(Match.started_at) == started, col(Match.id) > after)))
     with store.read_session() as session:
+        few = False
+        if bot is not None:
+            mine = _seats_of_participant(session, bot)
+            few = session.exec(  # type: ignore[call-overload]
+                sa_select(func.count()).select_from(sa_select(col(Seat.match_id)).where(mine).limit(FEW_SEATS)
+                                                    .subquery())).one()[0] < FEW_SEATS
+            if few:  # from its seats: a new version's page must not walk every match to find none
+                query = query.where(col(Match.id).in_(select(col(Seat.match_id)).where(mine)))
+            else:  # newest first until the page is full: it is in many of them
+                query = query.where(exists().where(col(Seat.match_id) == col(Match.id), mine))
         if tournament_id is not None:
             _find_tournament(session, tournament_id)
-            query = query.where(col(Match.tournament_id) == tournament_id)
-        if bot is not None:
-            query = query.where(_played_by(session, bot))
+            # "+ 0" when the bot's seats lead: SQLite would otherwise walk the tournament's matches
+            query = query.where((col(Match.tournament_id) + 0 if few else col(Match.tournament_id)) == tournament_id)
         found = list(session.exec(query))
         more = len(found) > limit
         found = found[:limit]
@@ -150,6 +180,17 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
     rows = [_match_row(m, game, seats.get(m.id, NO_PARTICIPANTS), None) for m, game in found]
     following = _encode("match", rows[-1].started_at.isoformat(), rows[-1].id) if more and rows else None
     return Page(rows, following)
+
+
+def newest_ends(store: Store, tournament_id: int, limit: int) -> list[datetime]:
+    """When the tournament's newest ``limit`` matches (by start) ended: their start and
+    duration only, through the (tournament, start time) index."""
+    with store.read_session() as session:
+        rows = session.exec(  # type: ignore[call-overload]
+            sa_select(col(Match.started_at), col(Match.duration_s))
+            .where(col(Match.tournament_id) == tournament_id)
+            .order_by(col(Match.started_at).desc()).limit(limit)).all()
+    return [started + timedelta(seconds=duration) for started, duration in rows]
 
 
 def match_without_replay(store: Store, match_id: str) -> MatchRow:
@@ -186,6 +227,24 @@ def deal_seatings(store: Store, match_id: str) -> dict[str, tuple[int, ...]]:
     for found, _, version in rows:
         seatings[found].append(int(version))
     return {found: tuple(versions) for found, versions in seatings.items()}
+
+
+def stored_replays(store: Store, match_ids: list[str]) -> dict[str, dict[str, Any] | None]:
+    """The replays of a few matches (by id, in one query): each parsed, or None when it does not
+    read (:meth:`Store.get_match` says why); ids that are not stored are left out."""
+    found: dict[str, dict[str, Any] | None] = {}
+    if not match_ids:
+        return found
+    with store.read_session() as session:
+        rows = session.exec(  # type: ignore[call-overload]
+            sa_select(col(Match.id), col(Match.replay_z)).where(col(Match.id).in_(match_ids[:MAX_LIMIT]))).all()
+    for match_id, packed in rows:
+        what = f"match {match_id!r}: the stored replay"
+        try:
+            found[match_id] = _load_json(replays.unpack(packed, what), what, dict)
+        except CorruptDataError:
+            found[match_id] = None
+    return found
 
 
 @dataclass(frozen=True)
@@ -276,6 +335,28 @@ def results_key(store: Store, tournament_id: int | None = None, table_size: int 
     ).one()
     exclusions = tuple(tuple(row) for row in session.exec(excluded).all())  # type: ignore[call-overload]
     return (int(count), int(versions), top, exclusions)
+
+
+def data_version(store: Store) -> tuple[Any, ...]:
+    """What every page's content depends on, in one query over a few small rows (the web
+    pages' answer cache is keyed by it, :mod:`leaderboard.web.cache`): the matches stored
+    (``match_counts``), the bot versions (count, newest), the bots (count, removed), the
+    tournaments (count, latest change: a status change stamps ``updated_at``) and the worker
+    exclusions (count, latest).  Storing a match, adding or removing a bot or version,
+    creating a tournament or changing its status, excluding or including a worker: each
+    changes it."""
+    def one(column: Any) -> Any:
+        return sa_select(column).scalar_subquery()
+
+    query = sa_select(
+        one(func.coalesce(func.sum(col(MatchCount.matches)), 0)),
+        one(func.count(col(BotVersion.id))), one(func.max(col(BotVersion.id))),
+        one(func.count(col(Bot.id))), one(func.count(col(Bot.removed_at))),
+        one(func.count(col(Tournament.id))), one(func.max(col(Tournament.updated_at))),
+        one(func.count(col(ExcludedWorker.worker))), one(func.max(col(ExcludedWorker.excluded_at))),
+    )
+    with store.read_session() as session:
+        return tuple(session.exec(query).one())  # type: ignore[call-overload]
 
 
 def match_counts(store: Store) -> dict[int, int]:

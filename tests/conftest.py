@@ -10,7 +10,7 @@ Parallel runs (scripts/test runs pytest-xdist, ``-n``): every test keeps to its 
 ``tmp_path``, free ports and database, so any two can run at once; a test marked
 ``serial`` (it measures time or a CPU share, or races a lease or a deadline) runs
 alone: no other test runs meanwhile (a lock file that the workers share). The tests
-marked ``slow`` are handed out first.
+marked ``serial`` are handed out first, then those marked ``slow``.
 """
 
 from __future__ import annotations
@@ -46,10 +46,16 @@ def _serial_tests_run_alone(request: pytest.FixtureRequest, tmp_path_factory: py
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker, the slow tests first: no long test starts last while the other
-    workers have nothing left to do."""
+    """On an xdist worker, the serial tests first, then the slow ones, then the rest.
+
+    Serial first: a serial test waits for the test the other worker is running to end (its
+    worker idle meanwhile), then runs alone. At the start no other test is under way, so the
+    serial tests run back to back without that wait; later one could wait for a slow test
+    (a minute). Slow next: no long test starts last while the other workers have nothing left
+    to do."""
     if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+        items.sort(key=lambda item: (item.get_closest_marker("serial") is None,
+                                     item.get_closest_marker("slow") is None))
 
 
 def _in_ci() -> bool:

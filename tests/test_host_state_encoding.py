@@ -170,12 +170,17 @@ def test_ticket_to_ride_event_views_follow_their_view_keys() -> None:
 
 @pytest.mark.parametrize("game_name", _GAMES)
 def test_the_state_path_is_taken(game_name: str) -> None:
-    """The kit's state encoder answers (a None would silently fall back to the dict path)."""
+    """The kit's state encoder answers at every decision of whole games at every table size (a
+    None would silently fall back to the dict path, and every other test here would still pass)."""
     game = get_game(game_name)
-    encoder = codec.wire_of(game_name).state_encoder()
-    state = game.new_state(game.min_players, 3)
-    rng = random.Random(3)
-    for _ in range(40):
-        seat = state.current_seats()[0]
-        assert encoder.encode(state, seat) is not None
-        state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+    for players in _tables(game):
+        encoder = codec.wire_of(game_name).state_encoder()
+        state = game.new_state(players, 3)
+        rng = random.Random(players)
+        steps = 0
+        while not state.is_terminal():
+            seat = state.current_seats()[0]
+            assert encoder.encode(state, seat) is not None, f"{players} players, step {steps}"
+            state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+            steps += 1
+        assert steps > 50

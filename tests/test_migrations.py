@@ -82,6 +82,32 @@ def test_the_revisions_form_one_line_from_the_baseline() -> None:
     assert len(set(found)) == len(found)
 
 
+def test_the_newest_revision_read_from_the_files_is_alembics() -> None:
+    """An up-to-date database is recognised without Alembic, from the revision files' own lines."""
+    assert migrate._head_from_files() == migrate.head()
+
+
+def test_the_quick_revision_check_says_only_the_newest(db_url: str) -> None:
+    """``_at_head`` answers only "at the newest revision"; a new database (no version table: on
+    PostgreSQL a failed query) or another revision leaves the decision to Alembic, on a connection
+    still usable."""
+    engine = create_db_engine(resolve_db_url(db_url))
+    try:
+        with engine.connect() as connection:
+            assert migrate._at_head(connection) is None
+            assert migrate.current_revision(connection) is None
+        Store.open(db_url).close()
+        with engine.connect() as connection:
+            assert migrate._at_head(connection) == migrate.head()
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = :old"),
+                               {"old": migrate.revisions()[-2]})
+        with engine.connect() as connection:
+            assert migrate._at_head(connection) is None
+    finally:
+        engine.dispose()
+
+
 def test_a_new_database_is_made_at_the_newest_revision_and_matches_the_models(db_url: str) -> None:
     Store.open(db_url).close()
     assert revision_of(db_url) == migrate.head()

@@ -241,9 +241,19 @@ def test_bench_store_runs_at_a_tiny_size(tmp_path: Path, capsys: pytest.CaptureF
     assert re.search(r"rating fit of all \d+ matches .*: [\d.]+ s", out), out
     assert re.search(r"'/' answers in [\d,]+ ms, .* the refit took [\d.]+ s", out), out
     assert re.search(r"2 parallel clients, 4 requests over the pages above \(0 not 200\)", out), out
+    assert re.search(r"2 parallel clients, every answer made afresh \(no-cache\), 4 requests over the pages above "
+                     r"\(0 not 200\)", out), out
+    assert "afresh median" in out
     with Store.open(url) as store:
         assert len(store.list_matches()) == int(stored.group(1)) + len(store.list_matches(
             tournament_id=store.list_tournaments()[-1].id))
+
+    # --matches 0: the store timed as it is (but for the one deal that times the refit)
+    code = main(["bench", "store", "--matches", "0", "--db", url, "--bots", "6", "--repeat", "1",
+                 "--clients", "0", "--tournaments", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "stored no matches; the store holds" in out, out
+    assert main(["bench", "store", "--matches", "0"]) != 0  # only with --db
 
 
 def test_a_view_gets_the_previous_fit_while_the_refit_runs(tmp_path: Path, templates: dict[int, list[Any]]) -> None:

@@ -154,10 +154,12 @@ class _EventReader(Bot):
     def decide(self, observation: dict[str, Any], legal_actions: Any) -> int:
         seen = self.seen.setdefault(self.match.seat, [])
         n = len(seen) + 1
-        if self.keep:
+        if self.keep:  # a bot that changes its observation changes its copy, not the SDK's log
             self.kept.append(observation)
             if n % 3 == 0:
-                observation["public_events"]  # read here first: the log shares its dicts
+                observation["public_events"].clear()
+            elif n % 3 == 1:
+                observation["public_events"] = [{"type": "made up"}]
         seen.append((n, list(self.match.public_events) if n % self.every == 0 else []))
         return 0
 
@@ -195,9 +197,8 @@ def test_match_public_events_over_grpc_are_every_decisions_events(game_name: str
         for n, log in bot.seen[seat]:
             if n % every == 0:
                 assert log == [e for events in per_decision[:n] for e in events]
-    if keep:  # the log holds the very dicts of the observations the bot kept (as the eager SDK did)
-        logged = {id(e) for seat in bot.final for e in bot.final[seat]}
-        assert all(id(e) in logged for observation in bot.kept for e in observation["public_events"])
+    if keep:  # the bot's own changes stayed in its observations
+        assert any(observation["public_events"] == [{"type": "made up"}] for observation in bot.kept)
 
 
 def test_a_request_that_does_not_parse_is_invalid_argument_and_the_server_keeps_serving() -> None:
@@ -221,3 +222,33 @@ def test_a_request_that_does_not_parse_is_invalid_argument_and_the_server_keeps_
             assert bot_pb2.DecisionReply.FromString(decide(payload, timeout=10)) == bot_pb2.DecisionReply(action_index=0)
     finally:
         server.stop(0).wait()
+
+
+def test_a_match_copies_pickles_and_sets_its_public_events() -> None:
+    import copy
+    import pickle
+    import random
+
+    from arena.sdk import Match
+
+    events = [{"type": "setup", "seat": None}, {"type": "build", "seat": 1}]
+    match = Match("m", 0, 3, "standard", "union_pacific", None, random.Random(1), public_events=events)
+    assert match.public_events == events and match.history_complete
+    for twin in (copy.deepcopy(match), pickle.loads(pickle.dumps(match))):
+        assert twin.public_events == events and twin.public_events is not match.public_events
+        twin.public_events.append({"type": "pass"})
+        assert len(match.public_events) == 2
+    match.public_events = events[1:]
+    assert match.public_events == events[1:] and not match.history_complete
+
+
+def test_a_value_that_does_not_decode_is_a_value_error_naming_its_key() -> None:
+    from arena.protocol.lazy import LazyDict, placeholders
+
+    def broken(message: Any) -> Any:
+        return {}["no such company"]  # a decoder's own KeyError must not read as a missing key
+
+    observation = LazyDict(object(), {"companies": broken}, placeholders(["companies"]))
+    assert "companies" in observation
+    with pytest.raises(ValueError, match="'companies' does not decode: 'no such company'"):
+        observation["companies"]

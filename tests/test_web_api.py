@@ -445,6 +445,14 @@ def test_every_response_carries_the_security_headers(client: TestClient, path: s
     assert headers["referrer-policy"] == "same-origin"
 
 
+@pytest.mark.parametrize("path", ["/static/replay-core.js", "/static/games/union_pacific/replay.js"])
+def test_static_modules_are_revalidated_so_an_upgrade_never_mixes_versions(client: TestClient, path: str) -> None:
+    first = client.get(path)
+    assert first.status_code == 200 and first.headers["cache-control"] == "no-cache"
+    again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304  # kept by the browser, asked again: unchanged
+
+
 class _InlineCode(HTMLParser):
     """Collects what a strict Content-Security-Policy would block: inline scripts, styles, handlers."""
 

@@ -10,10 +10,12 @@ do) and now and then a fault.  The matches go through ``Store.record_matches`` (
 batch a transaction, with record_match's checks): each replay is encoded and
 compressed like any other.
 
-Then the pages and endpoints are timed in-process (Starlette's test client, no
-network): once cold (the first request fits the ratings of its scope) and
-``repeat`` times warm (median and 90th percentile); then one more match is stored
-and the leaderboard timed again (the refit a new result costs, then warm again).
+Then the pages and endpoints are timed over HTTP (``arena serve`` on 127.0.0.1): once
+cold (the first request fits the ratings of its scope), ``repeat`` times warm (median
+and 90th percentile; the server keeps its answers until the data change) and
+``repeat`` times made afresh (``Cache-Control: no-cache``: what a view costs right
+after a match is stored); then one more match is stored and the leaderboard timed
+again (the refit a new result costs, then warm again).
 Optionally, ``arena serve`` is started on 127.0.0.1 and loaded by parallel
 clients: latency percentiles and the server's resident memory.
 """
@@ -240,24 +242,44 @@ class Timing:
     p90_ms: float
     bytes: int
     status: int
+    fresh_ms: float | None = None  # median made afresh (the cache passed by), when asked
 
 
-def _time(get: Callable[[str], tuple[int, int]], path: str, repeat: int) -> Timing:
-    start = time.perf_counter()
-    status, size = get(path)
-    cold = (time.perf_counter() - start) * 1000
-    warm = []
+def _times(get: Callable[[str], tuple[int, int]], path: str, repeat: int) -> list[float]:
+    found = []
     for _ in range(repeat):
         start = time.perf_counter()
         get(path)
-        warm.append((time.perf_counter() - start) * 1000)
-    warm.sort()
-    return Timing(path, cold, statistics.median(warm), warm[min(len(warm) - 1, int(0.9 * len(warm)))], size, status)
+        found.append((time.perf_counter() - start) * 1000)
+    return sorted(found)
 
 
-def time_paths(get: Callable[[str], tuple[int, int]], paths: Sequence[str], repeat: int) -> list[Timing]:
-    """Each path cold, then ``repeat`` times warm; ``get`` answers (status, body bytes)."""
-    return [_time(get, path, repeat) for path in paths]
+def _time(get: Callable[[str], tuple[int, int]], path: str, repeat: int,
+          fresh: Callable[[str], tuple[int, int]] | None = None, cold: float | None = None) -> Timing:
+    start = time.perf_counter()
+    status, size = get(path)
+    cold = (time.perf_counter() - start) * 1000 if cold is None else cold
+    warm = _times(get, path, repeat)
+    afresh = None if fresh is None else statistics.median(_times(fresh, path, repeat))
+    return Timing(path, cold, statistics.median(warm), warm[min(len(warm) - 1, int(0.9 * len(warm)))], size, status,
+                  afresh)
+
+
+def time_paths(get: Callable[[str], tuple[int, int]], paths: Sequence[str], repeat: int,
+               fresh: Callable[[str], tuple[int, int]] | None = None,
+               settle: Callable[[], None] | None = None) -> list[Timing]:
+    """Each path cold, then ``repeat`` times warm, then (with ``fresh``, a ``get`` that passes
+    the server's cache by) ``repeat`` times made afresh; ``get`` answers (status, body bytes).
+    ``settle``: called after every path's cold view and before the warm ones (to wait for the
+    rating fits the cold views started, so that warm means warm)."""
+    colds = []
+    for path in paths:
+        start = time.perf_counter()
+        get(path)
+        colds.append((time.perf_counter() - start) * 1000)
+    if settle is not None:
+        settle()
+    return [_time(get, path, repeat, fresh, cold) for path, cold in zip(paths, colds)]
 
 
 def bench_paths(store: Any, bot: str, tournament: int, match_id: str) -> list[str]:
@@ -318,8 +340,9 @@ class Server:
     """``arena serve`` over ``db_url`` on 127.0.0.1 (a free port), in a child process;
     use as a context manager (it is stopped at the end)."""
 
-    def __init__(self, db_url: str, timeout: float = 300.0) -> None:
+    def __init__(self, db_url: str, timeout: float = 300.0, options: Sequence[str] = ()) -> None:
         self.db_url = db_url
+        self.options = list(options)  # more ``arena serve`` options
         self.timeout = timeout
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -327,7 +350,7 @@ class Server:
 
     def __enter__(self) -> "Server":
         command = [sys.executable, "-c", "from arena.cli.main import main; raise SystemExit(main())",
-                   "serve", "--db", self.db_url, "--port", str(self.port)]
+                   "serve", "--db", self.db_url, "--port", str(self.port), *self.options]
         from leaderboard.database import SQLITE_SYNCHRONOUS_ENV
 
         env = {k: v for k, v in os.environ.items() if k != SQLITE_SYNCHRONOUS_ENV}  # it serves as users have it
@@ -355,10 +378,12 @@ class Server:
                 self.process.stderr.close()
             self.process = None
 
-    def get(self, path: str) -> tuple[int, int]:
-        """(status, body bytes) of GET ``path``; an HTTP error status is an answer too."""
+    def get(self, path: str, *, fresh: bool = False) -> tuple[int, int]:
+        """(status, body bytes) of GET ``path``; an HTTP error status is an answer too.
+        ``fresh``: ask with ``Cache-Control: no-cache`` (the server makes the answer again)."""
+        request = urllib.request.Request(self.base + path, headers={"Cache-Control": "no-cache"} if fresh else {})
         try:
-            with urllib.request.urlopen(self.base + path, timeout=self.timeout) as response:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 return response.status, len(response.read())
         except urllib.error.HTTPError as error:
             return error.code, len(error.read())
@@ -374,7 +399,7 @@ class Server:
         deadline = time.monotonic() + limit_s
         while True:
             fit = self.json(path)["fit"]
-            if fit["behind"] == 0 or time.monotonic() > deadline:
+            if (fit["behind"] == 0 and not fit.get("fitting")) or time.monotonic() > deadline:
                 return dict(fit)
             time.sleep(0.5)
 
@@ -384,9 +409,11 @@ class Server:
         return _rss_mb(self.process.pid)
 
 
-def load(server: Server, paths: Sequence[str], *, clients: int = 10, requests: int = 20) -> ServeFigures:
+def load(server: Server, paths: Sequence[str], *, clients: int = 10, requests: int = 20,
+         fresh: bool = False) -> ServeFigures:
     """``clients`` threads asking ``requests`` paths each (round robin, each thread starting
-    elsewhere in ``paths``), at the same time."""
+    elsewhere in ``paths``), at the same time; ``fresh``: every answer made afresh
+    (``Cache-Control: no-cache``, as when a match has just been stored)."""
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -396,7 +423,7 @@ def load(server: Server, paths: Sequence[str], *, clients: int = 10, requests: i
             path = paths[(k + i) % len(paths)]
             start = time.perf_counter()
             try:
-                status, _ = server.get(path)
+                status, _ = server.get(path, fresh=fresh)
             except OSError:
                 status = 0
             elapsed = (time.perf_counter() - start) * 1000

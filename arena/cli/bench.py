@@ -9,10 +9,8 @@ import time
 from arena.cli.console import make_console
 from rich.table import Table
 
-from arena.bench.engine import bench_engine
 from arena.cli.errors import UserError
 from arena.cli.game_option import add_game_option, chosen_games
-from arena.games import get_game
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -96,8 +94,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "percentile), the refit one new match costs, storage per match, and latency "
                                      "and memory with parallel clients. Without --db the store is a temporary "
                                      "SQLite file, deleted at the end; with --db the matches are added to it "
-                                     "(run again to grow it: 20,000 then 80,000 more gives 100,000).")
-    st.add_argument("--matches", type=int, required=True, metavar="N", help="matches to add (whole deals: a few more)")
+                                     "(run again to grow it: 20,000 then 80,000 more gives 100,000; --matches 0 times it as it is, "
+                                     "but for the one deal stored to time the refit).")
+    st.add_argument("--matches", type=int, required=True, metavar="N", help="matches to add (whole deals: a few more; 0: none, with --db)")
     st.add_argument("--db", metavar="URL", default=None,
                     help="the store to fill and time (default: a temporary SQLite file); never your default store")
     st.add_argument("--bots", type=int, default=20, help="bots (default 20)")
@@ -119,6 +118,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_engine(args: argparse.Namespace) -> int:
+    from arena.bench.engine import bench_engine  # the engines load here, not for 'arena --help'
+    from arena.games import get_game
+
     if args.games < 1:
         raise UserError("--games must be at least 1")
     console = make_console()
@@ -365,10 +367,10 @@ def run_store(args: argparse.Namespace) -> int:
     from arena.cli.options import open_store
     from leaderboard import queries
 
-    if args.matches < 1 or args.bots < 6 or args.tournaments < 1 or args.repeat < 1 or args.clients < 0 \
+    if args.matches < 0 or (args.matches == 0 and args.db is None) or args.bots < 6 or args.tournaments < 1 or args.repeat < 1 or args.clients < 0 \
             or args.requests < 1:
-        raise UserError("--matches, --tournaments, --repeat and --requests must be at least 1, --bots at least 6 "
-                        "(a table seats up to 6), --clients at least 0")
+        raise UserError("--matches (but 0 with --db), --tournaments, --repeat and --requests must be at least 1, "
+                        "--bots at least 6 (a table seats up to 6), --clients at least 0")
     import os
 
     from leaderboard.database import SQLITE_SYNCHRONOUS_ENV
@@ -393,8 +395,9 @@ def run_store(args: argparse.Namespace) -> int:
                     rate = done / max(1e-9, time.perf_counter() - fill_start)
                     progress.update(task, completed=min(done, args.matches), rate=f"{rate:,.0f}/s")
 
-                fill(store, args.matches, bots=args.bots, tournaments=args.tournaments, seed=args.seed,
-                           templates=templates, progress=advance)
+                if args.matches:
+                    fill(store, args.matches, bots=args.bots, tournaments=args.tournaments, seed=args.seed,
+                         templates=templates, progress=advance)
             fill_s = time.perf_counter() - fill_start
             counts = queries.match_counts(store)
             total = sum(counts.values())
@@ -404,19 +407,30 @@ def run_store(args: argparse.Namespace) -> int:
             newest = queries.match_page(store, tournament_id=biggest, limit=1).items[0]
             bot = newest.seats[0].bot
             paths = bench_paths(store, bot, biggest, newest.id)
-            console.print(f"stored {args.matches:,} matches in {fill_s:,.0f} s ({args.matches / fill_s:,.0f}/s); "
-                          f"the store holds {total:,} matches in {size / 1e6:,.1f} MB: "
+            filled = (f"stored {args.matches:,} matches in {fill_s:,.0f} s ({args.matches / fill_s:,.0f}/s); "
+                      if args.matches else "stored no matches; ")
+            console.print(f"{filled}the store holds {total:,} matches in {size / 1e6:,.1f} MB: "
                           f"[bold]{size / total / 1024:,.2f} KB per match[/bold] ({url})")
             with Server(args.db) as server:
-                with console.status(f"timing {len(paths)} pages and endpoints..."):
-                    timings = time_paths(server.get, paths, args.repeat)
-                table = Table(title=f"{total:,} matches: each page cold, then warm x{args.repeat} (ms, over HTTP "
-                                    "on 127.0.0.1)")
-                for col in ("page", "status", "cold", "warm median", "warm p90", "KB"):
+                b = quote(bot, safe="")
+                fitted_paths = ("/api/leaderboard", "/api/leaderboard?players=4", f"/api/bots/{b}",
+                                f"/api/leaderboard?tournament={biggest}", f"/api/bots/{b}?tournament={biggest}",
+                                f"/api/leaderboard?tournament={biggest}&versions=all")
+
+                def settle() -> None:  # the refits run one at a time in the server's background
+                    for path in fitted_paths:
+                        server.wait_for_fit(path)
+
+                with console.status(f"timing {len(paths)} pages and endpoints (cold, the fits, warm, afresh)..."):
+                    timings = time_paths(server.get, paths, args.repeat, lambda p: server.get(p, fresh=True), settle)
+                table = Table(title=f"{total:,} matches: each page cold, then (the fits done) warm x{args.repeat}, then "
+                                    f"made afresh x{args.repeat} (Cache-Control: no-cache) (ms, over HTTP on 127.0.0.1)")
+                for col in ("page", "status", "cold", "warm median", "warm p90", "afresh median", "KB"):
                     table.add_column(col, justify="left" if col == "page" else "right")
                 for t in timings:
                     table.add_row(t.path if len(t.path) <= 70 else t.path[:67] + "...", str(t.status),
-                                  f"{t.cold_ms:,.1f}", f"{t.median_ms:,.1f}", f"{t.p90_ms:,.1f}", f"{t.bytes / 1024:,.1f}")
+                                  f"{t.cold_ms:,.1f}", f"{t.median_ms:,.1f}", f"{t.p90_ms:,.1f}",
+                                  f"{t.fresh_ms or 0:,.1f}", f"{t.bytes / 1024:,.1f}")
                 console.print(table)
                 fitted = server.json("/api/leaderboard")["fit"]
                 console.print(f"rating fit of all {fitted['matches']:,} matches (the leaderboard's, made by the "
@@ -432,17 +446,19 @@ def run_store(args: argparse.Namespace) -> int:
                 if args.clients:
                     for path in paths:  # every scope's fit made again after the new deal
                         server.get(path)
-                    b = quote(bot, safe="")
-                    for path in ("/api/leaderboard", "/api/leaderboard?players=4", f"/api/bots/{b}",
-                                 f"/api/leaderboard?tournament={biggest}", f"/api/bots/{b}?tournament={biggest}"):
-                        server.wait_for_fit(path)  # the refits run one at a time in the background
+                    settle()
+                    for path in paths:  # warm: each answer made once with the new fits
+                        server.get(path)
                     with console.status(f"{args.clients} parallel clients x {args.requests} requests..."):
                         f = load(server, paths, clients=args.clients, requests=args.requests)
-                    console.print(f"arena serve, {f.clients} parallel clients, {f.requests} requests over the "
-                                  f"pages above ({f.errors} not 200) in {f.seconds:,.1f} s: latency p50 "
-                                  f"{f.p50_ms:,.0f} ms, p90 {f.p90_ms:,.0f} ms, p99 {f.p99_ms:,.0f} ms, max "
-                                  f"{f.max_ms:,.0f} ms; server memory {f.rss_mb:,.0f} MB resident "
-                                  f"(peak {f.peak_rss_mb:,.0f} MB)")
+                    with console.status("the same, every answer made afresh (Cache-Control: no-cache)..."):
+                        g = load(server, paths, clients=args.clients, requests=args.requests, fresh=True)
+                    for what, h in (("", f), (", every answer made afresh (no-cache)", g)):
+                        console.print(f"arena serve, {h.clients} parallel clients{what}, {h.requests} requests over "
+                                      f"the pages above ({h.errors} not 200) in {h.seconds:,.1f} s: latency p50 "
+                                      f"{h.p50_ms:,.0f} ms, p90 {h.p90_ms:,.0f} ms, p99 {h.p99_ms:,.0f} ms, max "
+                                      f"{h.max_ms:,.0f} ms; server memory {h.rss_mb:,.0f} MB resident "
+                                      f"(peak {h.peak_rss_mb:,.0f} MB)")
                 else:
                     rss, peak = server.rss_mb()
                     console.print(f"server memory {rss:,.0f} MB resident (peak {peak:,.0f} MB)")

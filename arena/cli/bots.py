@@ -10,9 +10,7 @@ from rich.markup import escape
 
 from arena.cli.errors import UserError
 from arena.cli.game_option import add_game_option
-from arena.host.check import CheckStep, check_bot
 from arena.cli.options import add_isolation_options, isolation_from_args
-from arena.host.clock import Clocks
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,6 +41,9 @@ def register_check(bot_sub: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from arena.host.check import CheckStep, check_bot  # the host (gRPC) loads here, not for 'arena --help'
+    from arena.host.clock import Clocks
+
     console = make_console(highlight=False)
     marks = {True: "[green]PASS[/green]", False: "[bold red]FAIL[/bold red]", None: "[dim]SKIP[/dim]"}
 

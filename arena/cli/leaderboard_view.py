@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.table import Table
 from rich.text import Text
 
 from arena.cli.console import make_console  # noqa: F401  (it lived here: kept for importers)
-from leaderboard.standings import Leaderboard, Standing
+
+if TYPE_CHECKING:  # only for the annotations: importing the standings loads the whole store (SQLAlchemy)
+    from leaderboard.standings import Leaderboard, Standing
 
 #: What the two rating columns are, a line each (the web page says the same).
 COLUMNS_LINES = ("Elo ± CI: fit of every finishing order at once (Plackett–Luce), 95% interval: rank by this.",

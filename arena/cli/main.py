@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Arena: run Union Pacific bot tournaments over gRPC, rate the bots, show the results.",
         epilog="Run 'arena COMMAND --help' for a command's options. Start with 'arena demo'.",
     )
-    parser.add_argument("--version", action="version", version=version_text(),
+    parser.add_argument("--version", action=_VersionAction,
                         help="print the version of Arena, of its bot protocol and of its replay format, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -65,6 +65,20 @@ def version_text() -> str:
     except PackageNotFoundError:
         mine = "(not installed: no package metadata)"
     return f"arena {mine} (bot protocol {PROTOCOL_VERSION}, replay format {REPLAY_VERSION})"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: its text is made only when asked (it loads the replay module and the package
+    metadata, which no other command needs at start-up), printed, and the command exits."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(version_text())
+        parser.exit()
 
 
 #: The exit status of a command whose output pipe was closed (``arena ... | head``): what a

@@ -6,23 +6,17 @@ import argparse
 import secrets
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
-from arena.cli.console import make_console
 from arena.cli.errors import UserError
 from arena.cli.game_option import add_game_option, check_variant, seats_help, variants_help
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args
-from arena.games import get_game
-from arena.host.clock import Clocks
-from arena.host.manifest import BotSpec, ManifestError, is_address, parse_bot_spec
-from arena.host.match import MatchConfig, run_match
-from arena.host.process import BotPool
-from arena.matchids import new_match_id
-from arena.records import FaultReason, MatchRecord
-from arena.replay import write_replay
+
+if TYPE_CHECKING:  # the host (gRPC), the engines and rich load in run(): 'arena --help' needs none of them
+    from rich.console import Console
+
+    from arena.host.manifest import BotSpec
+    from arena.records import MatchRecord
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,6 +54,8 @@ def _specs(texts: list[str], args: argparse.Namespace) -> list[BotSpec]:
     """A spec per --bot: an existing file or folder, or anything that reads as a path (a ``/`` or a
     ``.toml``), is a manifest; HOST:PORT an address; anything else a registered bot's name (looked up
     in the store, opened only then)."""
+    from arena.host.manifest import ManifestError, is_address, parse_bot_spec
+
     specs: list[BotSpec | None] = []
     names: dict[int, str] = {}
     for i, text in enumerate(texts):
@@ -88,6 +84,15 @@ def _specs(texts: list[str], args: argparse.Namespace) -> list[BotSpec]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from arena.cli.console import make_console
+    from arena.games import get_game
+    from arena.host.clock import Clocks
+    from arena.host.match import MatchConfig, run_match
+    from arena.host.process import BotPool
+    from arena.matchids import new_match_id
+    from arena.records import FaultReason
+    from arena.replay import write_replay
+
     game = get_game(args.game)
     variant = check_variant(game.name, args.variant)
     if not game.min_players <= len(args.bots) <= game.max_players:
@@ -124,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
 
 def print_record(console: Console, record: MatchRecord) -> None:
     """The result table of one match: scores (the game's own: cash, points), places, faults."""
+    from rich.markup import escape
+    from rich.table import Table
+
     table = Table(title=f"{record.match_id}: {record.game}, {record.players} players, {record.variant}, seed "
                         f"{record.seed}, {record.termination.value}")
     for column in ("place", "seat", "bot", "score", "faults"):

@@ -14,7 +14,6 @@ from arena.cli.console import make_console
 from arena.cli.errors import UserError
 from arena.cli.options import add_db_option, open_store
 from arena.games.base import ReplayError
-from arena.replay import load_replay, verify_replay
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from arena.replay import load_replay, verify_replay  # the engines load here, not for 'arena --help'
+
     """Every file is verified, even after an unusable one; each line names its file."""
     console = make_console(highlight=False)
     failed = unusable = 0

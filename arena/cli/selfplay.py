@@ -12,9 +12,6 @@ from rich.table import Table
 
 from arena.cli.errors import UserError
 from arena.cli.game_option import add_game_option, check_variant, seats_help, variants_help
-from arena.games import get_game
-from arena.policies import RandomPolicy, play_in_process
-from arena.replay import build_replay, write_replay
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from arena.games import get_game  # the engines load here, not for 'arena --help'
+    from arena.policies import RandomPolicy, play_in_process
+    from arena.replay import build_replay, write_replay
+
     game = get_game(args.game)
     variant = check_variant(game.name, args.variant)
     if not game.min_players <= args.players <= game.max_players:

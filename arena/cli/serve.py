@@ -17,6 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for everyone)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--cache-mb", type=int, default=64, metavar="MB",
+                   help="memory for the answers kept until the data change (default 64; 0: make every answer "
+                        "afresh); see docs/web.md")
     add_db_option(p)
     p.set_defaults(func=run)
 
@@ -28,10 +31,12 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port must be between 0 and 65535, got {args.port}")
+    if not 0 <= args.cache_mb <= 1 << 20:
+        raise UserError(f"--cache-mb must be between 0 and {1 << 20}, got {args.cache_mb}")
     with open_store(args) as store:  # a clear one-line error for a database that cannot be opened
         url = store.url
     print(f"serving {url} at http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    config = uvicorn.Config(create_app(args.db), host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(create_app(args.db, cache_bytes=args.cache_mb * 1024 * 1024), host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     try:
         server.run()

@@ -17,11 +17,9 @@ from rich.table import Table
 
 from arena.cli.errors import UserError
 from arena.cli.game_option import add_game_option, check_tournament_game, score_name as _score_name
-from arena.records import FaultReason
 from arena.cli.console import is_closed_pipe, make_console
 from arena.cli.leaderboard_view import standings_table
 from arena.cli.options import add_db_option, add_isolation_options, describe_isolation, isolation_from_args, open_store
-from leaderboard.rows import SECRET_UNTIL_FINISHED
 
 DEFAULT_LOGS = Path("arena-data/logs")
 
@@ -190,6 +188,8 @@ class LiveProgress:
         return Group(self.progress, table)
 
     def on_done(self, outcome: Any) -> None:
+        from arena.records import FaultReason
+
         self.done += 1
         self.progress.update(self.task, advance=1)
         if outcome.record is not None:
@@ -371,10 +371,14 @@ def participants(config: dict[str, Any], names: list[str] | None = None) -> list
 
 
 def _seed_text(info: dict[str, Any]) -> str:
+    from leaderboard.rows import SECRET_UNTIL_FINISHED
+
     return str(info["seed"]) if info["published"] else SECRET_UNTIL_FINISHED
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from leaderboard.rows import SECRET_UNTIL_FINISHED
+
     with open_store(args) as store:
         items = [_tournament_json(store, row) for row in store.list_tournaments()]
     if args.json:

@@ -22,7 +22,6 @@ the same object.
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -69,33 +68,26 @@ class LazyDict(dict):  # type: ignore[type-arg]
         with _LOCK:
             value = dict.get(self, key, _GONE)
             if value is NOT_DECODED:
-                value = self._decoders[key](self._message)
+                try:
+                    value = self._decoders[key](self._message)
+                except Exception as exc:  # a KeyError would read as "no such key": say which and why
+                    raise ValueError(f"the observation's {key!r} does not decode: {exc}") from exc
                 dict.__setitem__(self, key, value)
             elif value is _GONE:  # deleted meanwhile by another thread
                 raise KeyError(key)
             return value
 
     def reader(self, key: Any, source: Callable[[], Any] | None = None) -> Callable[[], Any]:
-        """A function giving ``self[key]`` later without keeping the message: this dict's value
-        while this dict is alive and holds ``key``, else the value decoded from the message as
-        ``source()`` gives it again (by default from a copy of its bytes taken now).  Nothing is
-        kept if the key is read already."""
-        value = dict.get(self, key, NOT_DECODED)
-        if value is not NOT_DECODED:
-            return lambda: value
+        """A function giving ``key``'s value as the message has it, decoded afresh when called
+        from the message as ``source()`` gives it again (by default from a copy of its bytes
+        taken now), without keeping this dict or its message: never this dict's value, which
+        its holder may have changed since (a bot clearing its observation's list must not
+        change what the SDK logged)."""
         decode = self._decoders[key]
         if source is None:
             kind, data = type(self._message), self._message.SerializeToString()
             source = lambda: kind.FromString(data)  # noqa: E731
-        alive = weakref.ref(self)
-
-        def read() -> Any:
-            live = alive()
-            if live is not None and key in live:
-                return live[key]
-            return decode(source())
-
-        return read
+        return lambda: decode(source())
 
     def decode_all(self) -> LazyDict:
         """Decode every key not read yet (afterwards the storage is the plain dict); returns self."""

@@ -50,6 +50,7 @@ from leaderboard.errors import (
 from leaderboard.queries import BadCursor
 from leaderboard.store import Store
 from leaderboard.web import api, pages
+from leaderboard.web.cache import DEFAULT_MAX_BYTES, ResponseCache, cached
 from leaderboard.web.charts import rating_chart  # noqa: F401 (re-exported)
 from leaderboard.web.context import Web
 from leaderboard.web.games import fragment_loader, static_mounts
@@ -114,34 +115,44 @@ def _not_published(request: Request, exc: Exception) -> Response:
     return _error(request, 403, "Not published yet", str(exc))
 
 
+def _version(request: Request) -> Any:
+    return Web.of(request).version()
+
+
+#: Answers kept by data version (:mod:`leaderboard.web.cache`): every page and endpoint
+#: but a tournament's progress (polled, and made of the clock), the replay views (kept by
+#: match, :class:`~leaderboard.web.games.ViewCache`) and the boards (the same for ever).
+_kept = cached(_version)
+
 ROUTES = [
-    Route("/", pages.index, name="index"),
-    Route("/tournaments", pages.tournaments_page, name="tournaments"),
-    Route("/tournaments/{tournament_id:int}", pages.tournament_page, name="tournament"),
-    Route("/bots", pages.bots_page, name="bots"),
-    Route("/bots/{name:path}", pages.bot_page, name="bot"),
-    Route("/matches", pages.matches_page, name="matches"),
-    Route("/matches/{match_id:path}", pages.match_page, name="match"),
-    Route("/api/leaderboard", api.api_leaderboard),
-    Route("/api/tournaments", api.api_tournaments),
-    Route("/api/tournaments/{tournament_id:int}", api.api_tournament),
+    Route("/", _kept(pages.index), name="index"),
+    Route("/tournaments", _kept(pages.tournaments_page), name="tournaments"),
+    Route("/tournaments/{tournament_id:int}", _kept(pages.tournament_page), name="tournament"),
+    Route("/bots", _kept(pages.bots_page), name="bots"),
+    Route("/bots/{name:path}", _kept(pages.bot_page), name="bot"),
+    Route("/matches", _kept(pages.matches_page), name="matches"),
+    Route("/matches/{match_id:path}", _kept(pages.match_page), name="match"),
+    Route("/api/leaderboard", _kept(api.api_leaderboard)),
+    Route("/api/tournaments", _kept(api.api_tournaments)),
+    Route("/api/tournaments/{tournament_id:int}", _kept(api.api_tournament)),
     Route("/api/tournaments/{tournament_id:int}/progress", api.api_tournament_progress),
-    Route("/api/bots", api.api_bots),
-    Route("/api/bots/{name:path}", api.api_bot),
-    Route("/api/matches", api.api_matches),
-    Route("/api/matches/{match_id:path}", api.api_match),
+    Route("/api/bots", _kept(api.api_bots)),
+    Route("/api/bots/{name:path}", _kept(api.api_bot)),
+    Route("/api/matches", _kept(api.api_matches)),
+    Route("/api/matches/{match_id:path}", _kept(api.api_match)),
     Route("/api/replay-view/{match_id:path}", api.api_replay_view),
     Route("/api/board", api.api_board),
     Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
 ]
 
 
-def create_app(db_url: str | None = None) -> Starlette:
+def create_app(db_url: str | None = None, *, cache_bytes: int = DEFAULT_MAX_BYTES) -> Starlette:
     """The web application over the store at ``db_url`` (default: as ``Store.open`` resolves it).
 
     The store is opened when the application starts (its lifespan) and closed when it stops.
+    ``cache_bytes``: the most the answers kept by data version may hold (0: none kept).
     """
-    web = Web(templates=_templates())
+    web = Web(templates=_templates(), responses=ResponseCache(cache_bytes))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -161,4 +172,5 @@ def create_app(db_url: str | None = None) -> Starlette:
     app = Starlette(routes=[*static_mounts(), *ROUTES], exception_handlers=handlers, lifespan=lifespan,
                     middleware=[Middleware(SecurityHeaders)])
     app.state.web = web
+    app.state.responses = web.responses
     return app

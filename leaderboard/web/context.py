@@ -11,7 +11,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
+from leaderboard import queries
 from leaderboard.store import Store
+from leaderboard.web.cache import ResponseCache
 from leaderboard.web.fits import RatingsCache
 from leaderboard.web.games import ViewCache
 from leaderboard.web.publication import Redactor, _IsolationCache
@@ -47,12 +49,14 @@ def links(request: Request) -> dict[str, Callable[..., str]]:
 @dataclass
 class Web:
     """The application's state: the store (open while the application runs), the rating
-    fits, the isolation of each match, the replay views, and the templates."""
+    fits, the isolation of each match, the replay views, the answers made (keyed by the
+    data version, :mod:`leaderboard.web.cache`), and the templates."""
 
     templates: Jinja2Templates
     ratings: RatingsCache = field(default_factory=RatingsCache)
     isolation: _IsolationCache = field(default_factory=_IsolationCache)
     views: ViewCache = field(default_factory=ViewCache)
+    responses: ResponseCache = field(default_factory=ResponseCache)
     holder: dict[str, Store] = field(default_factory=dict)
 
     @classmethod
@@ -64,6 +68,10 @@ class Web:
     @property
     def store(self) -> Store:
         return self.holder["store"]
+
+    def version(self) -> tuple[Any, ...]:
+        """What the answers depend on: the store's data version and the rating fits made."""
+        return (queries.data_version(self.store), self.ratings.fits_made)
 
     def page(self, request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
         context = Redactor.of(self.store).clean(context) if "store" in self.holder else context

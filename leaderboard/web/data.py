@@ -230,10 +230,11 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
             forfeits.append({"match_id": mine.id, "seat": mine.seat, "place": mine.place})
     page = queries.match_page(store, tournament_id=tournament_id, bot=name, limit=RECENT_MATCHES)
     recent = []
+    isolated = isolation.many(store, [m.id for m in page.items])
     for match in page.items:
         mine = next(s for s in match.seats if s.bot == name)
         recent.append({**match_summary_json(match, visibility.published(match)),
-                       "isolation": isolation.get(store, match.id),
+                       "isolation": isolated.get(match.id, isolation_json(None)),
                        "place": mine.place, "score": mine.score, "forfeited": mine.forfeited, "seat": mine.seat})
     return {
         "bot": bot_info_json(bot),

@@ -55,8 +55,7 @@ def progress_json(store: Store, row: TournamentRow, now: datetime | None = None)
         "checked_at": now.isoformat(),
         "workers": _workers(store, row.id),
     }
-    ends = sorted((m.started_at + timedelta(seconds=m.duration_s)
-                   for m in store.list_matches(tournament_id=row.id, limit=RATE_MATCHES)), reverse=True)
+    ends = sorted(queries.newest_ends(store, row.id, RATE_MATCHES), reverse=True)
     if not ends:
         return data
     newest = ends[0]

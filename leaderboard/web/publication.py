@@ -182,16 +182,18 @@ class _IsolationCache:
         self._known: dict[str, dict[str, Any]] = {}
 
     def get(self, store: Store, match_id: str) -> dict[str, Any]:
+        return self.many(store, [match_id]).get(match_id, isolation_json(None))
+
+    def many(self, store: Store, match_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The isolation of each match; the replays of those not known yet read in one query."""
         with self._lock:
-            found = self._known.get(match_id)
-        if found is None:
-            try:
-                replay: dict[str, Any] | None = store.get_match(match_id).replay
-            except CorruptDataError:
-                replay = None
-            found = isolation_json(replay)
+            found = {m: self._known[m] for m in match_ids if m in self._known}
+        missing = [m for m in match_ids if m not in found]
+        if missing:
+            read = {m: isolation_json(replay) for m, replay in queries.stored_replays(store, missing).items()}
             with self._lock:
-                if len(self._known) >= self.LIMIT:
+                if len(self._known) + len(read) > self.LIMIT:
                     self._known.clear()
-                self._known[match_id] = found
+                self._known.update(read)
+            found.update(read)
         return found

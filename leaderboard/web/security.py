@@ -4,6 +4,11 @@ The pages show names and text chosen by bot authors, so the browser is told to r
 nothing but this site's own scripts (no inline script, no inline style attribute in
 markup), to guess no content types, never to show the pages inside another site's
 frame, and to send no referrer to other sites.
+
+The files under ``/static/`` (the viewers' modules import one another) are sent with
+``Cache-Control: no-cache``: the browser keeps them but asks again each time (an
+ETag answers 304 when unchanged), so after an upgrade a new page script is never
+paired with an old cached module it imports.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ SECURITY_HEADERS: dict[str, str] = {
 }
 
 _ENCODED = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS.items()]
+_REVALIDATE = [(b"cache-control", b"no-cache")]
 
 
 class SecurityHeaders:
@@ -48,10 +54,12 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        wanted = _ENCODED + _REVALIDATE if scope["path"].startswith("/static/") else _ENCODED
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in _ENCODED if n not in present]
+                extra = [(n, v) for n, v in wanted if n not in present]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
