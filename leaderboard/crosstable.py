@@ -60,29 +60,22 @@ class CrossTable:
 def cross_table(matches: Iterable[RatedMatch] | FinishingOrders) -> CrossTable:
     orders = matches if isinstance(matches, FinishingOrders) else FinishingOrders.build(matches)
     n = max(len(orders.names), 1)
-    codes, outcomes = [], []
+    # counts[low, high, outcome]: outcome 0 the lower index behind, 1 a shared place, 2 ahead
+    counts = np.zeros(n * n * 3, dtype=np.int64)
     for block in orders.blocks:
         for first in range(block.width):
             for second in range(first + 1, block.width):
                 a, b = block.who[:, first], block.who[:, second]
                 # Rows are sorted by place: the earlier column is ahead unless the places are equal.
-                ahead = np.where(block.place[:, first] < block.place[:, second], 1, 0)
-                low = np.minimum(a, b)
-                codes.append(low * n + np.maximum(a, b))
-                # +1: the lower index finished ahead, -1: behind, 0: shared place
-                outcomes.append(np.where(a == low, ahead, -ahead))
-    if not codes:
-        return CrossTable(names=orders.names, _pairs={})
-    code = np.concatenate(codes)
-    outcome = np.concatenate(outcomes)
-    pair, inverse = np.unique(code, return_inverse=True)
-    size = len(pair)
-    ahead = np.bincount(inverse, outcome == 1, size).astype(np.int64)
-    behind = np.bincount(inverse, outcome == -1, size).astype(np.int64)
-    meetings = np.bincount(inverse, minlength=size)
+                ahead = (block.place[:, first] < block.place[:, second]).astype(np.int64)
+                low_first = a < b
+                outcome = 1 + np.where(low_first, ahead, -ahead)
+                code = (np.where(low_first, a, b) * n + np.where(low_first, b, a)) * 3 + outcome
+                counts += np.bincount(code, minlength=n * n * 3)
+    table = counts.reshape(n * n, 3)
     pairs = {}
-    for k, value in enumerate(pair.tolist()):
+    for value in np.flatnonzero(table.sum(axis=1)).tolist():
+        behind, tied, ahead = (int(x) for x in table[value])
         a, b = orders.names[value // n], orders.names[value % n]
-        tied = int(meetings[k] - ahead[k] - behind[k])
-        pairs[(a, b)] = HeadToHead(a, b, int(meetings[k]), int(ahead[k]), int(behind[k]), tied)
+        pairs[(a, b)] = HeadToHead(a, b, behind + tied + ahead, ahead, behind, tied)
     return CrossTable(names=orders.names, _pairs=pairs)

@@ -114,11 +114,17 @@ class FinishingOrders:
             who_flat.extend(map(index.__getitem__, places))
             place_flat.extend(places.values())
             widths.append(len(places))
-        width_of = np.asarray(widths, dtype=np.int64)
-        starts = np.concatenate([[0], np.cumsum(width_of)[:-1]]).astype(np.int64)
-        who_all = np.asarray(who_flat, dtype=np.int64)
-        place_all = np.asarray(place_flat, dtype=np.int64)
         cluster_all = np.asarray([cluster_of[deal] for deal in deal_keys], dtype=np.int64)
+        return cls.from_cells(names, np.asarray(widths, dtype=np.int64), np.asarray(who_flat, dtype=np.int64),
+                              np.asarray(place_flat, dtype=np.int64), cluster_all, len(cluster_of))
+
+    @classmethod
+    def from_cells(cls, names: tuple[Hashable, ...], width_of: np.ndarray, who_all: np.ndarray,
+                   place_all: np.ndarray, cluster_all: np.ndarray, clusters: int) -> "FinishingOrders":
+        """The arrays of matches given flat: match ``m`` has ``width_of[m]`` consecutive cells of
+        ``who_all`` (participant index into ``names``) and ``place_all``, in any order, and deal
+        number ``cluster_all[m]`` (of ``clusters``)."""
+        starts = np.concatenate([[0], np.cumsum(width_of)[:-1]]).astype(np.int64)
         n = len(names)
         blocks = []
         for width in np.unique(width_of).tolist():
@@ -136,7 +142,7 @@ class FinishingOrders:
         real = np.array([not is_reference_participant(name) for name in names], dtype=bool)
         if not real.any():
             real[:] = True  # only the reference took part: centre it instead
-        return cls(names=names, real=real, clusters=len(cluster_of), blocks=tuple(blocks), matches=len(matches))
+        return cls(names=names, real=real, clusters=clusters, blocks=tuple(blocks), matches=len(width_of))
 
 
 def canonical_order(keys: Iterable[Hashable]) -> tuple[Hashable, ...]:

@@ -154,6 +154,8 @@ class Match(SQLModel, table=True):
         Index("ix_matches_tournament_started", "tournament_id", "started_at"),
         # the matches of a deal (publish_deals: is every rotation of it stored?)
         Index("ix_matches_deal", "tournament_id", "seed", "round"),
+        # the rating fit's read of every match, from the index only (revision 0007_fit_index)
+        Index("ix_matches_fit", "tournament_id", "schedule_index", "id", "table_size", "seed", "variant"),
     )
 
     id: str = Field(primary_key=True)
@@ -203,6 +205,8 @@ class Seat(SQLModel, table=True):
         # a bot version's faults and forfeits (few) without reading its other seats
         Index("ix_seats_incidents", "bot_version_id", sqlite_where=text(SEAT_INCIDENT),
               postgresql_where=text(SEAT_INCIDENT)),
+        # the rating fit's read of every seat, from the index only (revision 0007_fit_index)
+        Index("ix_seats_fit", "match_id", "bot_version_id", "place", "score", "forfeited", "fault_count"),
     )
 
     match_id: str = Field(foreign_key="matches.id", primary_key=True)

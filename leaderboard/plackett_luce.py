@@ -364,6 +364,7 @@ def fit(orders: FinishingOrders, *, resamples: int, seed: int, method: str = "au
     per_chunk = max(1, _CHUNK_ENTRIES // max(data.clusters, data.hessian_entries + n * n, 1))
     draws = np.empty((resamples, n))
     one_step = _OneStep(data, total, theta) if method == "one-step" else None
+    gradients = np.empty((n, resamples))
     for lo in range(0, resamples, per_chunk):
         hi = min(lo + per_chunk, resamples)
         counts = np.stack([np.bincount(rng.integers(0, data.clusters, data.clusters), minlength=data.clusters)
@@ -371,7 +372,9 @@ def fit(orders: FinishingOrders, *, resamples: int, seed: int, method: str = "au
         if one_step is None:
             draws[lo:hi] = newton(data.resampled(counts), theta)
         else:
-            draws[lo:hi] = one_step.apply(counts)
+            gradients[:, lo:hi] = one_step.gradient(counts)
+    if one_step is not None:
+        draws = one_step.step(gradients)  # one solve for every resample
     return Fit(theta=theta, draws=draws, method=method)
 
 
@@ -403,8 +406,12 @@ class _OneStep:
         self.per_deal = sparse.csr_array(per_deal) / data.unit
         self.prior = PRIOR_DRAWS * (_sigmoid(theta) - 0.5)
 
-    def apply(self, counts: np.ndarray) -> np.ndarray:
+    def gradient(self, counts: np.ndarray) -> np.ndarray:
+        """The gradient at the point fit of each resample (rows of ``counts``), one column each."""
+        return np.asarray(self.per_deal.T @ np.ascontiguousarray(counts.T, dtype=np.float64)) + self.prior[:, None]
+
+    def step(self, gradients: np.ndarray) -> np.ndarray:
+        """The point fit plus one constrained Newton step for each column of ``gradients``."""
         from scipy import linalg  # loaded when a fit runs: commands that fit nothing start faster
-        g = np.asarray(self.per_deal.T @ np.ascontiguousarray(counts.T, dtype=np.float64)) + self.prior[:, None]
-        rhs = np.vstack([-g, np.zeros((1, g.shape[1]))])
+        rhs = np.vstack([-gradients, np.zeros((1, gradients.shape[1]))])
         return self.theta + linalg.lu_solve(self.kkt, rhs)[:-1].T

@@ -311,7 +311,7 @@ def _counted(tournament_id: int | None, table_size: int | None, game: str | None
 
 
 def results_key(store: Store, tournament_id: int | None = None, table_size: int | None = None,
-                game: str | None = None) -> tuple[Any, ...]:
+                game: str | None = None, *, session: Session | None = None) -> tuple[Any, ...]:
     """What a fit of the scope's results depends on, in a few rows whatever the number of
     matches: the scope's matches counted (``match_counts``, which the database keeps as
     matches are stored) and the bot versions (a new version changes which row is a bot's
@@ -319,21 +319,24 @@ def results_key(store: Store, tournament_id: int | None = None, table_size: int 
     takes their matches out of the fits; a few rows).  Stored matches are never changed: a
     new match, version or exclusion changes the key and nothing else does.  The overall scope
     of one ``game`` counts that game's matches only (ratings are per game: another game's
-    match changes nothing in it)."""
+    match changes nothing in it).  ``session``: read in that session's transaction (the rating
+    fit reads its key and its results in one snapshot)."""
     excluded = sa_select(col(ExcludedWorker.tournament_id), col(ExcludedWorker.worker),
                          col(ExcludedWorker.excluded_at)).order_by(col(ExcludedWorker.tournament_id),
                                                                    col(ExcludedWorker.worker))
     if tournament_id is not None:
         excluded = excluded.where(col(ExcludedWorker.tournament_id) == tournament_id)
-    with store.read_session() as session:
-        count = session.exec(  # type: ignore[call-overload]
-            sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(
-                _counted(tournament_id, table_size, game))
-        ).one()[0]
-        versions, top = session.exec(  # type: ignore[call-overload]
-            sa_select(func.count(), func.max(col(BotVersion.id)))
-        ).one()
-        exclusions = tuple(tuple(row) for row in session.exec(excluded).all())  # type: ignore[call-overload]
+    if session is None:
+        with store.read_session() as own:
+            return results_key(store, tournament_id, table_size, game, session=own)
+    count = session.exec(  # type: ignore[call-overload]
+        sa_select(func.coalesce(func.sum(col(MatchCount.matches)), 0)).where(
+            _counted(tournament_id, table_size, game))
+    ).one()[0]
+    versions, top = session.exec(  # type: ignore[call-overload]
+        sa_select(func.count(), func.max(col(BotVersion.id)))
+    ).one()
+    exclusions = tuple(tuple(row) for row in session.exec(excluded).all())  # type: ignore[call-overload]
     return (int(count), int(versions), top, exclusions)
 
 

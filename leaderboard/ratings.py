@@ -156,8 +156,8 @@ def live_elo_history(
     """``(match key, {participant: rating after that match})`` for each match, in ``order`` order.
 
     Each participant of a table of ``n`` moves by ``k/(n-1) * sum over opponents (S - E)``
-    (S = 1 win, 1/2 tie, 0 loss; E from the ratings before the match); all of one
-    match's updates are applied at once.  Each entry lists that match's participants.
+    (S = 1 win, 1/2 tie, 0 loss; E = 1 / (1 + 10 ** ((Rb - Ra) / 400)) from the ratings
+    before the match); all of one match's updates are applied at once.  Each entry lists that match's participants.
     """
     if not (math.isfinite(k) and k > 0):
         raise ValueError(f"k must be a finite number > 0, got {k!r}")
@@ -168,6 +168,9 @@ def live_elo_history(
     except TypeError as error:
         raise ValueError(f"match orders cannot be compared with each other: {error}") from None
     ratings: dict[Hashable, float] = {}
+    # E = 1 / (1 + 10 ** ((Rb - Ra) / 400)) computed as qa / (qa + qb), q = 10 ** ((R - initial) / 400)
+    # kept per participant, in the same order of operations as ResultArrays.live_elo (equal bits)
+    q: dict[Hashable, float] = {}
     history: list[tuple[str, dict[Hashable, float]]] = []
     for match in ordered:
         names = canonical_order(match.places)
@@ -175,16 +178,20 @@ def live_elo_history(
         after = dict(zip(names, before))
         if len(names) > 1:
             step = k / (len(names) - 1)
+            qs = [q.get(name, 1.0) for name in names]
             for a, name in enumerate(names):
-                total = 0.0
-                for b, other in enumerate(names):
-                    if b == a:
-                        continue
-                    place_a, place_b = match.places[name], match.places[other]
-                    score = 1.0 if place_a < place_b else 0.5 if place_a == place_b else 0.0
-                    expected = 1.0 / (1.0 + 10.0 ** ((before[b] - before[a]) / 400.0))
-                    total += score - expected
-                after[name] = before[a] + step * total
+                place_a = match.places[name]
+                score = 0.0
+                for other in names:
+                    if other != name:
+                        place_b = match.places[other]
+                        score += 1.0 if place_a < place_b else 0.5 if place_a == place_b else 0.0
+                expected = -0.5  # the pair of a participant with itself adds exactly 1/2 below
+                for qb in qs:
+                    expected += qs[a] / (qs[a] + qb)
+                after[name] = before[a] + step * (score - expected)
+            for name in names:
+                q[name] = 10.0 ** ((after[name] - initial) / 400.0)
         ratings.update(after)
         history.append((match.key, after))
     return history

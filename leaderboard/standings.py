@@ -19,9 +19,13 @@ from collections.abc import Hashable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
+
 from leaderboard.crosstable import CrossTable, cross_table
-from leaderboard.finishing_orders import FinishingOrders, RatedMatch, is_reference_participant
-from leaderboard.ratings import fit, live_elo_history
+from leaderboard.finishing_orders import RatedMatch, is_reference_participant
+from leaderboard.ratings import fit
+from leaderboard.result_arrays import ResultArrays
+from leaderboard.result_reader import read_results
 from leaderboard.rows import RatingEntry, RatingPoint, split_participant
 from leaderboard.store import Store
 
@@ -115,34 +119,37 @@ def scope_game(store: Store, tournament_id: int | None, game: str | None) -> str
 def compute_leaderboard(store: Store, tournament_id: int | None = None, *, players: int | None = None,
                         game: str | None = None, bootstrap: int = 200, seed: int = 0, save: bool = True,
                         all_versions: bool = False, matches: list[RatedMatch] | None = None,
-                        history: list[tuple[str, dict[Hashable, float]]] | None = None) -> Leaderboard:
+                        results: ResultArrays | None = None, live: np.ndarray | None = None) -> Leaderboard:
     """Fit the ratings of one tournament (or of every stored match), optionally of one
     table size only, and build the rows, the likelihoods of superiority and the cross-table.
 
     Best Elo first, ranked among the rows shown: each bot's newest version with results,
     or every version with ``all_versions``.  With ``save`` (and no ``players``) the
     ratings of every version and the live-Elo history are stored too (the web pages
-    draw the rating charts from them).  ``matches``: the scope's ``store.rated_matches``,
-    and ``history`` their ``live_elo_history``, when the caller has them already.
+    draw the rating charts from them).  The scope's results are read as arrays
+    (:func:`leaderboard.result_reader.read_results`) unless the caller has them:
+    ``results``, and ``live`` their ``live_elo()``; or ``matches`` (``RatedMatch`` objects).
     ``game``: the game rated overall (:func:`scope_game`; a tournament rates its own).
     """
     game = scope_game(store, tournament_id, game)  # also a clear error for an unknown id
     table_sizes = store.table_sizes(tournament_id, game=game)
-    if matches is None:
-        matches = store.rated_matches(tournament_id, table_size=players, game=game)
-    orders = FinishingOrders.build(matches)
+    if results is None:
+        if matches is not None:
+            results = ResultArrays.from_matches(matches)
+        else:
+            with store.read_session() as session:
+                results = read_results(session, tournament_id, table_size=players, game=game,
+                                       ids=save and players is None and game is not None)
+    orders = results.orders()
     result = fit(orders, bootstrap=bootstrap, seed=seed)
-    if history is None:
-        history = live_elo_history(matches)
-    live = {}
-    for _, after in history:
-        live.update(after)
-    stats = {s.bot: s for s in store.bot_stats(tournament_id, table_size=players, game=game)}
-    reference_places: dict[str, list[int]] = {}
-    for m in matches:
-        for who, place in m.places.items():
-            if is_reference_participant(who):
-                reference_places.setdefault(str(who), []).append(place)
+    if live is None:
+        live = results.live_elo()
+    live_now = results.last_per_participant(live)
+    from_cells = results.bot_stats()
+    stats = {s.bot: s for s in (from_cells if from_cells is not None
+                                else store.bot_stats(tournament_id, table_size=players, game=game))}
+    reference_places = {str(name): results.places_of(name) for name in results.names
+                        if is_reference_participant(name)}
     newest = {b.name: b.number for b in store.list_bots(include_removed=True)}
     rows: list[Standing] = []
     for name, rating in result.ratings.items():
@@ -156,7 +163,7 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
             elo=rating.elo,
             ci_low=rating.ci_low,
             ci_high=rating.ci_high,
-            live_elo=live.get(name, 1500.0),
+            live_elo=live_now.get(name, 1500.0),
             matches=s.matches if s else len(ref),
             wins=s.wins if s else ref.count(1),
             mean_place=s.mean_place if s else (sum(ref) / len(ref) if ref else None),
@@ -172,7 +179,7 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
         store.save_ratings(
             tournament_id,
             [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in rows],
-            [RatingPoint(key, who, elo) for key, after in history for who, elo in sorted(after.items())],
+            [RatingPoint(key, who, elo) for key, after in results.history(live) for who, elo in after.items()],
             game=game,
         )
     ranked = ranked_rows(rows if all_versions else newest_versions(rows))

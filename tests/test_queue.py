@@ -14,6 +14,7 @@ from arena.records import MatchRecord, MatchTermination, SeatResult
 from leaderboard import queries
 from leaderboard.queue import MatchQueue, RecordOutcome, WorkerId
 from leaderboard.rows import TournamentStatus
+from leaderboard.result_reader import read_results
 from leaderboard.store import Store
 from leaderboard.web.app import create_app
 
@@ -133,6 +134,8 @@ def test_an_excluded_worker_leaves_the_fits_and_claims_no_more(db_url: str) -> N
             assert queries.results_key(store, scope) != key
         assert [m.key for m in store.rated_matches(tid)] == ["m-good"]
         assert [m.key for m in store.rated_matches()] == ["m-good"]
+        with store.read_session() as session:  # the rating fit's own reading path leaves it out too
+            assert read_results(session, tid).keys.tolist() == read_results(session).keys.tolist() == ["m-good"]
         assert sum(s.matches for s in store.bot_stats(tid)) == 3
         assert len(store.list_matches(tournament_id=tid)) == 2  # still stored, still shown
         assert bad.claim(tid) is None and good.claim(tid) is not None

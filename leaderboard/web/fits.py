@@ -8,7 +8,12 @@ or a bot version stored since makes the next view refit, nothing else does.  Whi
 one request refits a scope, the others asking for it wait for that fit rather than
 making their own; and a view does not wait for a refit that is slow (the scope's last fit
 took :data:`WAIT_S` or more) or longer than :data:`WAIT_S`: it is given the previous fit,
-which says how old it is, while the refit goes on in the background.
+which says how old it is, while the refit goes on in the background.  The first view of
+a scope waits at most :data:`WAIT_S` too, then shows the page without ratings, saying
+they are being fitted.  At most :data:`MAX_SCOPES` fits are kept.
+
+A fit reads its scope's results as numpy arrays (:mod:`leaderboard.result_reader`:
+no Python object per match), so a million matches fit in well under a minute.
 
 Besides the standings, a fit keeps what the bot pages draw from the whole history,
 bounded: each participant's live Elo after its matches (at most
@@ -23,14 +28,17 @@ import dataclasses
 import logging
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
+from leaderboard.crosstable import CrossTable
 from leaderboard.queries import results_key
-from leaderboard.ratings import live_elo_history
+from leaderboard.result_reader import match_ids, read_results
 from leaderboard.standings import Leaderboard, Standing, compute_leaderboard, scope_game
 from leaderboard.store import Store
 
@@ -39,6 +47,11 @@ CHART_POINTS = 240
 
 #: How long a view waits for the refit of its scope before it is given the previous fit.
 WAIT_S = 3.0
+#: The most scopes (tournament or game, table size, versions) whose fits are kept; the least
+#: recently viewed is dropped first.
+MAX_SCOPES = 32
+#: The most scopes waiting for a fit at once (a view of one more new scope gets no ratings yet).
+MAX_QUEUED = 4
 #: How long a refit that failed is not tried again for the same results (the views get the previous fit).
 RETRY_S = 60.0
 
@@ -60,13 +73,15 @@ class Fit:
     seconds: float = 0.0  # how long it took
     behind: int = 0  # matches stored since, which it does not count yet (a view while it is refitted)
     refitting: bool = False  # a newer fit is being made
+    fitting: bool = False  # a placeholder without ratings: the scope's first fit is being made
+    key: Any = None  # the results key of what it counted (read with its results), if the build knows it
 
     def freshness(self, now: float | None = None) -> dict[str, Any]:
         """How old the fit is, for the pages: what it counts, when it was made, what it misses."""
         now = time.time() if now is None else now
         return {"matches": self.results, "made_at": datetime.fromtimestamp(self.made_at, UTC).isoformat(),
                 "age_s": round(max(0.0, now - self.made_at), 1), "fit_s": round(self.seconds, 2),
-                "behind": self.behind, "refitting": self.refitting}
+                "behind": self.behind, "refitting": self.refitting, "fitting": self.fitting}
 
     @property
     def standings(self) -> list[Standing]:
@@ -82,27 +97,41 @@ def spread(n: int, points: int = CHART_POINTS) -> list[int]:
 
 def build_fit(store: Store, tournament_id: int | None, players: int | None, all_versions: bool,
               game: str | None = None) -> Fit:
+    """The fit of a scope, from its results read as arrays in one snapshot with the
+    :func:`~leaderboard.queries.results_key` they make (:attr:`Fit.key`: what it counted)."""
     game = scope_game(store, tournament_id, game)
-    matches = store.rated_matches(tournament_id, table_size=players, game=game)
-    history = live_elo_history(matches)
+    with store.read_session() as session:
+        key = results_key(store, tournament_id, players, None if tournament_id is not None else game,
+                          session=session)
+        results = read_results(session, tournament_id, table_size=players, game=game, ids=False)
+        live = results.live_elo()
+        match_of = results.match_of_cell
+        chart: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}  # participant -> its cells, the chart's
+        played: dict[Hashable, int] = {}
+        tournaments: dict[Hashable, tuple[int, ...]] = {}
+        for i, cells in enumerate(results.cells_by_participant()):
+            name = results.names[i]
+            played[name] = len(cells)
+            chart[name] = (cells, np.asarray(spread(len(cells)), dtype=np.int64))
+            tournaments[name] = tuple(int(t) for t in np.unique(results.tournament[match_of[cells]]))
+        rows = sorted({int(r) for cells, picks in chart.values() for r in match_of[cells[picks]]})
+        ids = dict(zip(rows, match_ids(session, results, rows)))  # only the charts' matches
     board = compute_leaderboard(store, tournament_id, players=players, game=game, save=False,
-                                all_versions=all_versions, matches=matches, history=history)
-    played = Counter(name for _, after in history for name in after)
-    wanted = {name: set(spread(n)) for name, n in played.items()}
-    seen: Counter[Hashable] = Counter()
-    points: dict[Hashable, list[dict[str, Any]]] = defaultdict(list)
-    for number, (key, after) in enumerate(history, start=1):
-        for name, elo in after.items():
-            i = seen[name]
-            seen[name] = i + 1
-            if i in wanted[name]:
-                points[name].append({"match_id": key, "match_number": number, "n": i + 1, "elo": elo})
-    where: dict[Hashable, set[int]] = defaultdict(set)
-    for m in matches:
-        for name in m.places:
-            where[name].add(m.order[0])
-    return Fit(board=board, history=dict(points), played=dict(played),
-               tournaments={name: tuple(sorted(ids)) for name, ids in where.items()})
+                                all_versions=all_versions, results=results, live=live)
+    history: dict[Hashable, list[dict[str, Any]]] = {
+        name: [{"match_id": ids[int(match_of[cells[j]])], "match_number": int(match_of[cells[j]]) + 1, "n": int(j) + 1,
+                "elo": float(live[cells[j]])} for j in picks.tolist()]
+        for name, (cells, picks) in chart.items()}
+    return Fit(board=board, history=history, played=played, tournaments=tournaments, key=key)
+
+
+def pending_fit(store: Store, tournament_id: int | None, players: int | None, game: str | None) -> Fit:
+    """What a view of a scope gets while its first fit is being made: no ratings, marked as
+    :attr:`Fit.fitting` (the pages say so and ask to reload)."""
+    game = scope_game(store, tournament_id, game)
+    board = Leaderboard(standings=[], superiority=[], cross_table=CrossTable(names=(), _pairs={}), players=players,
+                        table_sizes=[], resamples=0, method=None, game=game)
+    return Fit(board=board, made_at=time.time(), fitting=True)
 
 
 class _Refit:
@@ -122,25 +151,38 @@ class RatingsCache:
     otherwise (or if it is not done by then) the view gets the previous fit at once, marked
     as such (:attr:`Fit.behind`, :attr:`Fit.refitting`: the pages say how old it is and how
     many matches it does not count yet).  A small store refits well within
-    ``wait_s``, so its pages are always fresh.  Only the first view of a scope (nothing
-    to show yet) waits for the whole fit.  Fits are made one at a time (a fit of a million
-    matches holds its inputs in memory while it runs).  A refit that fails is logged; the views keep
-    the previous fit (marked as behind) and the same results are not fitted again for
-    :data:`RETRY_S` seconds.  Only when a scope has no fit yet does its failure reach the view
-    (and the next view tries again).
+    ``wait_s``, so its pages are always fresh.  The first view of a scope (nothing to
+    show yet) waits for its fit at most ``first_wait_s``, then gets a placeholder without
+    ratings (:attr:`Fit.fitting`: the pages say the ratings are being fitted).
+
+    Bounded: fits are made one at a time (a fit of a million matches holds its inputs in
+    memory while it runs), at most ``max_queued`` scopes wait for theirs (a view of
+    another new scope gets the placeholder and starts nothing), and at most ``max_scopes``
+    fits are kept, the least recently viewed dropped first.  A fit is stored under the
+    key read in the same snapshot as its results (:attr:`Fit.key`), so it never claims
+    matches it did not count.  A refit that fails is logged; the views keep the previous
+    fit (marked as behind) and the same results are not fitted again for :data:`RETRY_S`
+    seconds.  Only when a scope has no fit yet does its failure reach the view (and the
+    next view tries again).
     """
 
     def __init__(self, key: Callable[[Store, int | None, int | None, str | None], Any] = results_key, *,
-                 wait_s: float = WAIT_S,
+                 wait_s: float = WAIT_S, first_wait_s: float = WAIT_S, max_scopes: int = MAX_SCOPES,
+                 max_queued: int = MAX_QUEUED,
                  build: Callable[[Store, int | None, int | None, bool, str | None], Fit] = build_fit
                  ) -> None:
+        if max_scopes < 1 or max_queued < 1:
+            raise ValueError(f"max_scopes and max_queued must be >= 1, got {max_scopes}, {max_queued}")
         self._key = key
         self._build = build
         self.wait_s = wait_s
+        self.first_wait_s = first_wait_s
+        self.max_scopes = max_scopes
+        self.max_queued = max_queued
         self._lock = threading.Lock()
-        self._fits: dict[Scope, tuple[Any, Fit]] = {}
+        self._fits: OrderedDict[Scope, tuple[Any, Fit]] = OrderedDict()  # least recently viewed first
         self._refits: dict[Scope, _Refit] = {}
-        self._failed: dict[Scope, tuple[Any, float]] = {}  # scope -> (the key whose refit failed, when)
+        self._failed: OrderedDict[Scope, tuple[Any, float]] = OrderedDict()  # scope -> (key whose refit failed, when)
         self._one_at_a_time = threading.Lock()
         self.fits_made = 0  # how many fits were computed (for tests and the benchmark)
 
@@ -148,27 +190,36 @@ class RatingsCache:
             all_versions: bool = False, game: str | None = None) -> Fit:
         """The fit of a scope: a tournament, or the overall results of ``game`` (ratings are per game)."""
         scope = (tournament_id, players, all_versions, None if tournament_id is not None else game)
-        # read before the fit: a match stored during it refits next time
         key = self._key(store, tournament_id, players, scope[3])
         with self._lock:
             cached = self._fits.get(scope)
-            if cached is not None and cached[0] == key:
-                return cached[1]
+            if cached is not None:
+                self._fits.move_to_end(scope)
+                if cached[0] == key:
+                    return cached[1]
             failed = self._failed.get(scope)
             if cached is not None and failed is not None and failed[0] == key and time.monotonic() - failed[1] < RETRY_S:
                 return self._stale(cached[1], key, refitting=False)  # the last refit of these results failed
             refit = self._refits.get(scope)
             if refit is None:
+                if len(self._refits) >= self.max_queued:  # enough scopes wait for a fit already
+                    return self._stale(cached[1], key, refitting=False) if cached is not None else \
+                        pending_fit(store, tournament_id, players, scope[3])
                 refit = self._refits[scope] = _Refit()
-                threading.Thread(target=self._refit, args=(store, scope, key, refit), daemon=True,
+                threading.Thread(target=self._refit, args=(store, scope, refit), daemon=True,
                                  name=f"arena-refit-{scope}").start()
-        # the first fit of a scope is waited for; a refit only if the last fit was quick (a small store's
-        # pages stay fresh), else the previous fit is given at once
-        refit.done.wait(None if cached is None else self.wait_s if cached[1].seconds < self.wait_s else 0)
+        # the first fit of a scope is waited for a while; a refit only if the last fit was quick (a small
+        # store's pages stay fresh), else the previous fit is given at once
+        if cached is None:
+            refit.done.wait(self.first_wait_s)
+        else:
+            refit.done.wait(self.wait_s if cached[1].seconds < self.wait_s else 0)
         with self._lock:
             now = self._fits.get(scope)
-        if now is None:  # the first fit of the scope failed: nothing to show
-            assert refit.error is not None
+        if now is None:
+            if not refit.done.is_set():
+                return pending_fit(store, tournament_id, players, scope[3])
+            assert refit.error is not None  # the first fit of the scope failed: nothing to show
             raise refit.error
         if now[0] == key:
             return now[1]
@@ -179,14 +230,23 @@ class RatingsCache:
         """``fit``, marked with how many of the results of ``key`` it does not count yet."""
         return dataclasses.replace(fit, behind=max(0, _counted(key) - fit.results), refitting=refitting)
 
-    def _refit(self, store: Store, scope: Scope, key: Any, refit: _Refit) -> None:
+    def _refit(self, store: Store, scope: Scope, refit: _Refit) -> None:
+        key = None
         try:
             with self._one_at_a_time:  # one fit's memory and CPU at a time; the views meanwhile get the old fits
                 started = time.time()
+                # the key as the fit starts (a build that does not read its own); a match stored
+                # during the fit then makes the next view refit
+                key = self._key(store, scope[0], scope[1], scope[3])
                 fit = self._build(store, *scope)
+            if fit.key is not None and self._key is results_key:
+                key = fit.key  # read in the snapshot the fit counted
             fit = dataclasses.replace(fit, results=_counted(key), made_at=started, seconds=time.time() - started)
             with self._lock:
                 self._fits[scope] = (key, fit)
+                self._fits.move_to_end(scope)
+                while len(self._fits) > self.max_scopes:
+                    self._fits.popitem(last=False)
                 self._failed.pop(scope, None)
                 self.fits_made += 1
         except BaseException as exc:  # noqa: BLE001 - handed to the views waiting for it
@@ -194,6 +254,9 @@ class RatingsCache:
             refit.error = exc
             with self._lock:
                 self._failed[scope] = (key, time.monotonic())
+                self._failed.move_to_end(scope)
+                while len(self._failed) > self.max_scopes:
+                    self._failed.popitem(last=False)
         finally:
             with self._lock:
                 self._refits.pop(scope, None)

@@ -1,0 +1,287 @@
+"""The rating fit's reading path as arrays (``leaderboard.result_reader``) gives what the
+per-match path (``Store.rated_matches`` -> ``RatedMatch`` -> ``FinishingOrders.build``,
+``live_elo_history``) gives, on a real SQLite file and a real PostgreSQL server.
+
+The store holds realistic Union Pacific matches (the benchmark's filler: real replays, tables
+of 2 to 6, the imaginary third shareholder at tables of two), Ticket to Ride matches played by
+its engine, matches with shared places and forfeits, and a bot with two versions; every scope
+(overall per game, each tournament, each table size, current or all versions) is compared:
+the arrays, the fitted ratings and intervals, the live Elo, the cross-table (against a count
+made here match by match), the leaderboard and the pages' fit (history, played, tournaments).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from arena.bench.store import Filler, ensure_bots, play_templates
+from arena.records import MatchTermination
+from leaderboard.finishing_orders import FinishingOrders, RatedMatch
+from leaderboard.ratings import fit, live_elo_history
+from leaderboard.result_arrays import ResultArrays
+from leaderboard.result_reader import read_results
+from leaderboard.standings import compute_leaderboard
+from leaderboard.store import Store
+from leaderboard.web.fits import build_fit, spread
+from tests.test_results_per_game import engine_record
+
+UP, TTR = "union_pacific", "ticket_to_ride_pennsylvania"
+SHA = "ab" * 32
+
+
+@pytest.fixture(scope="module")
+def templates() -> dict[int, list[Any]]:
+    return play_templates(games_per_size=1)
+
+
+def _odd(record: Any, n: int) -> Any:
+    """Every third match gets a shared place, every fifth a forfeit (the forfeiting seat last)."""
+    seats = list(record.seats)
+    if n % 3 == 0 and len(seats) >= 2:
+        first = min(seats, key=lambda s: s.place)
+        second = min((s for s in seats if s is not first), key=lambda s: s.place)
+        seats[seats.index(second)] = dataclasses.replace(second, place=first.place)
+    if n % 5 == 0:
+        last = len(seats) + len(record.references)
+        seats[0] = dataclasses.replace(seats[0], forfeited=True, place=last)
+        return dataclasses.replace(record, seats=tuple(seats), termination=MatchTermination.FORFEIT)
+    return dataclasses.replace(record, seats=tuple(seats))
+
+
+@pytest.fixture
+def store(db_url: str, templates: dict[int, list[Any]]) -> Iterator[Store]:
+    with Store.open(db_url) as store:
+        names = ensure_bots(store, 6)
+        filler = Filler(templates, names, 3)
+        n = 0
+        tournaments = [store.create_tournament(UP, {"bots": names, "table_sizes": [2, 3, 4, 5, 6]}, k)
+                       for k in range(2)]
+        index = dict.fromkeys(tournaments, 0)
+        for deal in range(24):
+            if deal == 12:  # a second version of one bot: its new matches are the new version's
+                store.add_bot(names[0].split("@")[0], "2", "t", "python", manifest_path="/b/two/bot.toml",
+                              files_sha256=SHA)
+            tid = tournaments[deal % 2]
+            batch = []
+            for record in filler.deal(f"up-{deal:03d}", 1.0e9 + deal):
+                if deal >= 12:
+                    record = dataclasses.replace(record, seats=tuple(
+                        dataclasses.replace(seat, bot=seat.bot.replace("@1", "@2")) if seat.bot == names[0] else seat
+                        for seat in record.seats))
+                batch.append((tid, index[tid], index[tid] // 10, _odd(record, n)))
+                index[tid] += 1
+                n += 1
+            store.record_matches(batch)
+        ttr = store.create_tournament(TTR, {"bots": names[:4], "table_sizes": [2, 3]}, 9)
+        plain = [name.split("@")[0] for name in names]
+        for i, seats in enumerate([plain[:2], plain[1:4], plain[2:4], plain[:3], plain[::2][:2]]):
+            record = engine_record(TTR, tuple(seats), 40 + i, f"ttr-{i}")
+            store.record_match(ttr, i, 0, _odd(record, 3 * i))
+        yield store
+
+
+def _scopes(store: Store) -> list[tuple[int | None, int | None, str]]:
+    scopes: list[tuple[int | None, int | None, str]] = []
+    for game in (UP, TTR):
+        tournaments = [t.id for t in store.list_tournaments() if t.game == game]
+        for tid in [None, *tournaments]:
+            for players in [None, *store.table_sizes(tid, game=game)]:
+                scopes.append((tid, players, game))
+    return scopes
+
+
+def _cross_table_by_hand(matches: list[RatedMatch]) -> dict[tuple[Hashable, Hashable], tuple[int, int, int, int]]:
+    counts: dict[tuple[Hashable, Hashable], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for m in matches:
+        for a in m.places:
+            for b in m.places:
+                if str(a) < str(b):
+                    c = counts[(a, b)]
+                    c[0] += 1
+                    c[1 if m.places[a] < m.places[b] else 2 if m.places[a] > m.places[b] else 3] += 1
+    return {pair: (c[0], c[1], c[2], c[3]) for pair, c in counts.items()}
+
+
+def _old_pages_fit(matches: list[RatedMatch]) -> tuple[dict[Any, list[dict[str, Any]]], dict[Any, int],
+                                                         dict[Any, tuple[int, ...]]]:
+    """The pages' history, played and tournaments as the per-match build_fit made them."""
+    history = live_elo_history(matches)
+    played = Counter(name for _, after in history for name in after)
+    wanted = {name: set(spread(n)) for name, n in played.items()}
+    seen: Counter[Hashable] = Counter()
+    points: dict[Hashable, list[dict[str, Any]]] = defaultdict(list)
+    for number, (key, after) in enumerate(history, start=1):
+        for name, elo in after.items():
+            i = seen[name]
+            seen[name] = i + 1
+            if i in wanted[name]:
+                points[name].append({"match_id": key, "match_number": number, "n": i + 1, "elo": elo})
+    where: dict[Hashable, set[int]] = defaultdict(set)
+    for m in matches:
+        for name in m.places:
+            where[name].add(m.order[0])
+    return dict(points), dict(played), {name: tuple(sorted(ids)) for name, ids in where.items()}
+
+
+def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Store) -> None:
+    scopes = _scopes(store)
+    assert len(scopes) > 12
+    seen_ties = seen_forfeits = seen_reference = seen_versions = False
+    for tid, players, game in scopes:
+        rated = store.rated_matches(tid, table_size=players, game=game)
+        with store.read_session() as session:
+            read = read_results(session, tid, table_size=players, game=game)
+        expected = ResultArrays.from_matches(rated)
+        assert read.names == expected.names
+        assert read.keys.tolist() == expected.keys.tolist() == [m.key for m in rated]
+        for field in ("tournament", "cluster", "start", "who", "place"):
+            assert np.array_equal(getattr(read, field), getattr(expected, field)), (tid, players, game, field)
+        assert read.clusters == expected.clusters
+        stats, stored = read.bot_stats(), store.bot_stats(tid, table_size=players, game=game)
+        assert stats is not None and len(stats) == len(stored)
+        for mine, theirs in zip(stats, stored):  # PostgreSQL's avg is a decimal: equal to rounding
+            assert dataclasses.replace(mine, mean_place=0, mean_score=0) == \
+                dataclasses.replace(theirs, mean_place=0, mean_score=0)
+            assert (mine.mean_place, mine.mean_score) == pytest.approx((theirs.mean_place, theirs.mean_score),
+                                                                       rel=1e-14)
+        seen_ties |= any(len(set(m.places.values())) < len(m.places) for m in rated)
+        seen_reference |= "(imaginary)" in read.names
+        seen_versions |= any(name.endswith("@2") for name in read.names)
+        # the fit: ratings and bootstrap intervals as the per-match path makes them
+        old = fit(FinishingOrders.build(rated), bootstrap=40, seed=5)
+        new = fit(read.orders(), bootstrap=40, seed=5)
+        assert list(old.ratings) == list(new.ratings)
+        for name, rating in old.ratings.items():
+            other = new.ratings[name]
+            assert other.elo == pytest.approx(rating.elo, rel=1e-12, abs=1e-9)
+            assert other.ci_low == pytest.approx(rating.ci_low, rel=1e-12, abs=1e-9)
+            assert other.ci_high == pytest.approx(rating.ci_high, rel=1e-12, abs=1e-9)
+        # the live Elo: every participant after every match
+        live = read.live_elo()
+        for (key, after), (new_key, new_after) in zip(live_elo_history(rated), read.history(live), strict=True):
+            assert key == new_key and list(after) == list(new_after)
+            for name, elo in after.items():
+                assert new_after[name] == elo  # the same operations in the same order: equal bits
+        # the cross-table, against a count made here
+        cross = compute_leaderboard(store, tid, players=players, game=game, bootstrap=0, save=False,
+                                    all_versions=True).cross_table
+        by_hand = _cross_table_by_hand(rated)
+        assert {(h.a, h.b): (h.meetings, h.ahead, h.behind, h.tied) for h in cross.pairs()} == by_hand
+    with store.read_session() as session:  # a scope without matches: empty arrays, an empty leaderboard
+        empty = read_results(session, None, table_size=7, game=UP)
+    assert empty.matches == 0 and empty.names == () and empty.live_elo().size == 0
+    assert compute_leaderboard(store, None, players=7, game=UP, bootstrap=10, save=False).standings == []
+    assert build_fit(store, None, 7, False, UP).played == {}
+    with store.read_session() as session:
+        forfeits = session.connection().exec_driver_sql("SELECT count(*) FROM seats WHERE forfeited").scalar_one()
+    seen_forfeits = forfeits > 0
+    assert seen_ties and seen_forfeits and seen_reference and seen_versions
+
+
+@pytest.mark.parametrize("all_versions", [False, True])
+def test_the_leaderboard_and_the_pages_fit_are_those_of_the_per_match_path(store: Store, all_versions: bool) -> None:
+    for tid, players, game in _scopes(store):
+        rated = store.rated_matches(tid, table_size=players, game=game)
+        old = compute_leaderboard(store, tid, players=players, game=game, bootstrap=30, save=False,
+                                  all_versions=all_versions, matches=rated)
+        new = compute_leaderboard(store, tid, players=players, game=game, bootstrap=30, save=False,
+                                  all_versions=all_versions)
+        assert [s.name for s in new.standings] == [s.name for s in old.standings]
+        for a, b in zip(old.standings, new.standings):
+            assert dataclasses.replace(b, elo=a.elo, ci_low=a.ci_low, ci_high=a.ci_high, live_elo=a.live_elo,
+                                       mean_place=a.mean_place, mean_score=a.mean_score) == a
+            for mine, theirs in ((b.mean_place, a.mean_place), (b.mean_score, a.mean_score)):
+                assert mine == theirs or mine == pytest.approx(theirs, rel=1e-14)
+            assert (b.elo, b.ci_low, b.ci_high) == pytest.approx((a.elo, a.ci_low, a.ci_high), rel=1e-12)
+            assert b.live_elo == pytest.approx(a.live_elo, rel=1e-11)
+        assert [(s.above, s.below, s.p) for s in new.superiority] == [(s.above, s.below, s.p) for s in old.superiority]
+        assert (new.table_sizes, new.game, new.method) == (old.table_sizes, old.game, old.method)
+        pages = build_fit(store, tid, players, all_versions, game if tid is None else None)
+        history, played, tournaments = _old_pages_fit(rated)
+        assert pages.played == played and pages.tournaments == tournaments
+        assert pages.history.keys() == history.keys()
+        for name, points in history.items():
+            mine = pages.history[name]
+            assert [{**p, "elo": 0} for p in mine] == [{**p, "elo": 0} for p in points]
+            assert [p["elo"] for p in mine] == pytest.approx([p["elo"] for p in points], rel=1e-11)
+        assert pages.key is not None and pages.key[0] == len(rated)
+
+
+def test_the_stored_history_is_the_per_match_one(store: Store) -> None:
+    """``save=True`` stores every participant's live Elo after every match, from the arrays."""
+    compute_leaderboard(store, game=UP, bootstrap=0, save=True)
+    saved = store.load_ratings(None, game=UP)
+    assert saved is not None
+    expected = [(key, name, elo) for key, after in live_elo_history(store.rated_matches(game=UP))
+                for name, elo in sorted(after.items())]
+    assert [(p.match_id, p.participant) for p in saved.history] == [(k, n) for k, n, _ in expected]
+    assert [p.elo for p in saved.history] == pytest.approx([e for _, _, e in expected], rel=1e-11)
+
+
+def test_a_first_fit_that_takes_long_shows_the_page_without_ratings_saying_so(
+        tmp_path: Any, templates: dict[int, list[Any]]) -> None:
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from arena.bench.store import fill
+    from leaderboard.web import create_app
+    from leaderboard.web.fits import RatingsCache
+
+    url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
+    with Store.open(url) as filling:
+        fill(filling, 6, templates=templates, bots=8, tournaments=1)
+        stored = len(filling.rated_matches())
+    gate = threading.Event()
+    calls: list[tuple[Any, ...]] = []
+
+    def slow(store: Store, *scope: Any) -> Any:
+        calls.append(scope)
+        assert gate.wait(120)
+        return build_fit(store, *scope)
+
+    app = create_app(url)
+    app.state.web.ratings = cache = RatingsCache(build=slow, first_wait_s=0.2, max_scopes=2, max_queued=2)
+    with TestClient(app) as client:
+        board = client.get("/api/leaderboard").json()
+        assert board["fit"]["fitting"] and board["rows"] == [] and board["game"] == UP
+        page = client.get("/")
+        assert page.status_code == 200 and "Ratings are being fitted" in page.text
+        assert len(calls) == 1  # one fit for both views
+        # a second new scope waits as well; a third finds the queue full: the placeholder, no fit started
+        assert client.get("/api/leaderboard?players=2").json()["fit"]["fitting"]
+        assert client.get("/api/leaderboard?players=3").json()["fit"]["fitting"]
+        assert sorted(scope[1] or 0 for scope in cache._refits) == [0, 2]  # players=3 started nothing
+        gate.set()
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and cache.fits_made < 2:
+            time.sleep(0.05)
+        board = client.get("/api/leaderboard").json()
+        assert not board["fit"]["fitting"] and board["rows"] and board["fit"]["matches"] == stored
+        assert "Ratings are being fitted" not in client.get("/").text
+        # at most max_scopes fits are kept, the least recently viewed dropped first
+        assert not client.get("/api/leaderboard?players=3").json()["fit"]["fitting"]  # fitted now (queue free)
+        assert len(cache._fits) == 2
+        assert (None, 2, False, UP) not in cache._fits
+
+
+def test_the_live_elo_in_slices_of_matches_is_the_whole_pass(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    import leaderboard.result_arrays as result_arrays
+
+    rated = store.rated_matches(game=UP)
+    with store.read_session() as session:
+        read = read_results(session, None, game=UP)
+    whole = read.live_elo()
+    monkeypatch.setattr(result_arrays, "LIVE_ELO_SLICE", 7)  # many slices, cut inside the tournaments
+    assert read.matches > 7 * 10
+    sliced = read.live_elo()
+    assert np.array_equal(whole, sliced)
+    expected = [elo for _, after in live_elo_history(rated) for elo in after.values()]
+    assert sliced.tolist() == expected
