@@ -57,11 +57,19 @@ class CrossTable:
         return list(self._pairs.values())
 
 
+#: Above this many counters (n participants: n * n * 3) the pairs that met are counted sparsely.
+DENSE_LIMIT = 3_000_000
+
+
 def cross_table(matches: Iterable[RatedMatch] | FinishingOrders) -> CrossTable:
     orders = matches if isinstance(matches, FinishingOrders) else FinishingOrders.build(matches)
     n = max(len(orders.names), 1)
-    # counts[low, high, outcome]: outcome 0 the lower index behind, 1 a shared place, 2 ahead
-    counts = np.zeros(n * n * 3, dtype=np.int64)
+    # counts[low, high, outcome]: outcome 0 the lower index behind, 1 a shared place, 2 ahead;
+    # dense (bincount) while n * n * 3 counters are few, else only the pairs that met (np.unique:
+    # thousands of versions must not cost n² memory)
+    dense = n * n * 3 <= DENSE_LIMIT
+    counts = np.zeros(n * n * 3 if dense else 0, dtype=np.int64)
+    codes: list[np.ndarray] = []
     for block in orders.blocks:
         for first in range(block.width):
             for second in range(first + 1, block.width):
@@ -71,11 +79,21 @@ def cross_table(matches: Iterable[RatedMatch] | FinishingOrders) -> CrossTable:
                 low_first = a < b
                 outcome = 1 + np.where(low_first, ahead, -ahead)
                 code = (np.where(low_first, a, b) * n + np.where(low_first, b, a)) * 3 + outcome
-                counts += np.bincount(code, minlength=n * n * 3)
-    table = counts.reshape(n * n, 3)
+                if dense:
+                    counts += np.bincount(code, minlength=n * n * 3)
+                else:
+                    codes.append(code)
+    if dense:
+        table = counts.reshape(n * n, 3)
+        met = np.flatnonzero(table.sum(axis=1))
+    else:
+        found, found_counts = np.unique(np.concatenate(codes) if codes else np.zeros(0, np.int64), return_counts=True)
+        met = np.unique(found // 3)
+        table = np.zeros((len(met), 3), dtype=np.int64)
+        table[np.searchsorted(met, found // 3), found % 3] = found_counts
     pairs = {}
-    for value in np.flatnonzero(table.sum(axis=1)).tolist():
-        behind, tied, ahead = (int(x) for x in table[value])
+    for row, value in enumerate(met.tolist()):
+        behind, tied, ahead = (int(x) for x in table[row if not dense else value])
         a, b = orders.names[value // n], orders.names[value % n]
         pairs[(a, b)] = HeadToHead(a, b, behind + tied + ahead, ahead, behind, tied)
     return CrossTable(names=orders.names, _pairs=pairs)

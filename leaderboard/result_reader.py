@@ -1,9 +1,9 @@
 """Read a scope's finished matches straight into :class:`ResultArrays` (no object per match).
 
 The rating fit of a million matches must not build a million ORM rows or
-:class:`~leaderboard.finishing_orders.RatedMatch` objects: one query returns a row per
-match with its seats aggregated into one string (``VERSION,PLACE;...``), one more the
-reference participants (tables of two), and numpy does the rest.  The result is the
+:class:`~leaderboard.finishing_orders.RatedMatch` objects: ordered queries of whole
+numbers only (the matches, their seats), read from the driver's cursor straight into
+numpy, one more for the reference participants (tables of two), and numpy does the rest.  The result is the
 same as ``ResultArrays.from_matches(store.rated_matches(...))`` (the tests compare
 them on SQLite and PostgreSQL).  Revision 0007_fit_index adds covering indexes so
 this reads indexes only, never the rows with the replays.
@@ -33,7 +33,7 @@ def read_results(session: Session, tournament_id: int | None = None, *, table_si
     """The counted matches of a scope (one tournament or all; one table size or all; one
     game or all) as arrays, in (tournament, schedule index) order: the matches
     ``Store.rated_matches`` gives, with the same participants, places and deals.
-    Run it in one read transaction (``store.read_session()``) for a consistent snapshot.
+    Run it in one snapshot (``store.snapshot_session()``): its queries are separate statements.
     ``ids``: read every match id too (without, ``keys`` is None: :func:`match_ids` reads
     those of a few rows)."""
     if tournament_id is not None:
@@ -149,8 +149,10 @@ def _arrays(header: np.ndarray, seats: np.ndarray, references: list[Any], versio
     seat_version, seat_place, seat_score, seat_forfeited, seat_faults = (seats[:, i] for i in range(2, 7))
     if references:
         r_tournament, r_index, r_name, r_place, r_score = zip(*references)
-        ref_match = np.searchsorted(row_code, _code(np.asarray(r_tournament, np.int64), np.asarray(r_index, np.int64),
-                                                     tournament, schedule))
+        ref_code = _code(np.asarray(r_tournament, np.int64), np.asarray(r_index, np.int64), tournament, schedule)
+        ref_match = np.searchsorted(row_code, ref_code)
+        if ref_match.max() >= matches or np.any(row_code[ref_match] != ref_code):
+            raise CorruptDataError("a reference participant of a stored match was read without its match")
         ref_label = [reference_participant(n) for n in r_name]
         ref_place = np.asarray(r_place, dtype=np.int64)
         ref_score = np.asarray(r_score, dtype=np.int64)

@@ -15,7 +15,6 @@ version added since shows once it has played); ``all_versions`` gives every one.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -137,7 +136,7 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
         if matches is not None:
             results = ResultArrays.from_matches(matches)
         else:
-            with store.read_session() as session:
+            with store.snapshot_session() as session:
                 results = read_results(session, tournament_id, table_size=players, game=game,
                                        ids=save and players is None and game is not None)
     orders = results.orders()

@@ -76,6 +76,14 @@ class StoreCore:
         """A session for reads only (:mod:`leaderboard.queries` runs its queries in one)."""
         return self._read()
 
+    def snapshot_session(self) -> Session:
+        """A session for reads only whose statements all see one snapshot of the store, however
+        many matches are stored meanwhile (a fit reads matches, seats and references in separate
+        queries): PostgreSQL's REPEATABLE READ; SQLite's read transaction is one already."""
+        if self._engine.dialect.name != "postgresql":
+            return self._read()
+        return Session(self._engine.execution_options(isolation_level="REPEATABLE READ"), expire_on_commit=False)
+
     @contextmanager
     def _write(self) -> Iterator[Session]:
         """One write transaction: committed at the end, rolled back on any error."""

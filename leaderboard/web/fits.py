@@ -100,7 +100,7 @@ def build_fit(store: Store, tournament_id: int | None, players: int | None, all_
     """The fit of a scope, from its results read as arrays in one snapshot with the
     :func:`~leaderboard.queries.results_key` they make (:attr:`Fit.key`: what it counted)."""
     game = scope_game(store, tournament_id, game)
-    with store.read_session() as session:
+    with store.snapshot_session() as session:
         key = results_key(store, tournament_id, players, None if tournament_id is not None else game,
                           session=session)
         results = read_results(session, tournament_id, table_size=players, game=game, ids=False)
@@ -205,9 +205,10 @@ class RatingsCache:
                 if len(self._refits) >= self.max_queued:  # enough scopes wait for a fit already
                     return self._stale(cached[1], key, refitting=False) if cached is not None else \
                         pending_fit(store, tournament_id, players, scope[3])
-                refit = self._refits[scope] = _Refit()
+                refit = _Refit()
                 threading.Thread(target=self._refit, args=(store, scope, refit), daemon=True,
-                                 name=f"arena-refit-{scope}").start()
+                                 name=f"arena-refit-{scope}").start()  # if it cannot start, nothing is registered
+                self._refits[scope] = refit  # before the thread can end: it takes self._lock to finish
         # the first fit of a scope is waited for a while; a refit only if the last fit was quick (a small
         # store's pages stay fresh), else the previous fit is given at once
         if cached is None:
@@ -217,10 +218,10 @@ class RatingsCache:
         with self._lock:
             now = self._fits.get(scope)
         if now is None:
-            if not refit.done.is_set():
-                return pending_fit(store, tournament_id, players, scope[3])
-            assert refit.error is not None  # the first fit of the scope failed: nothing to show
-            raise refit.error
+            if refit.error is not None:  # the first fit of the scope failed: nothing to show
+                raise refit.error
+            # not done yet, or done and already dropped by views of other scopes
+            return pending_fit(store, tournament_id, players, scope[3])
         if now[0] == key:
             return now[1]
         return self._stale(now[1], key, refitting=not refit.done.is_set())
