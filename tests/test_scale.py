@@ -300,12 +300,16 @@ def test_a_view_gets_the_previous_fit_while_the_refit_runs(tmp_path: Path, templ
         assert "newer match" not in client.get("/").text and len(calls) == 2 and cache.fits_made == 2
 
 
-def test_a_failed_refit_raises_in_the_view_and_is_tried_again(tmp_path: Path, templates: dict[int, list[Any]]) -> None:
+def test_a_failed_refit_raises_in_the_view_and_is_tried_again(tmp_path: Path, templates: dict[int, list[Any]],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import leaderboard.web.fits as fits
+
     url = f"sqlite:///{(tmp_path / 'arena.sqlite').as_posix()}"
     filled(url, templates, 4, tournaments=1)
-    fail = [True]
+    fail, tried = [True], []
 
     def flaky(store: Store, *scope: Any) -> Any:
+        tried.append(scope)
         if fail[0]:
             raise RuntimeError("the fit failed")
         return build_fit(store, *scope)
@@ -315,7 +319,12 @@ def test_a_failed_refit_raises_in_the_view_and_is_tried_again(tmp_path: Path, te
         with pytest.raises(RuntimeError, match="the fit failed"):
             cache.get(store, None)
         fail[0] = False
+        with pytest.raises(RuntimeError, match="the fit failed"):  # the same results, a moment later: not again
+            cache.get(store, None)
+        assert len(tried) == 1
+        monkeypatch.setattr(fits, "RETRY_S", 0.0)  # RETRY_S later: tried again
         assert cache.get(store, None).results == sum(queries.match_counts(store).values())
+        assert len(tried) == 2
 
 
 def test_publish_deals_reads_only_the_deal_of_each_match(tmp_path: Path, templates: dict[int, list[Any]],

@@ -162,8 +162,8 @@ class RatingsCache:
     key read in the same snapshot as its results (:attr:`Fit.key`), so it never claims
     matches it did not count.  A refit that fails is logged; the views keep the previous
     fit (marked as behind) and the same results are not fitted again for :data:`RETRY_S`
-    seconds.  Only when a scope has no fit yet does its failure reach the view (and the
-    next view tries again).
+    seconds.  Only when a scope has no fit yet does its failure reach the view (the views
+    of the next :data:`RETRY_S` seconds get the same error; the first view after tries again).
     """
 
     def __init__(self, key: Callable[[Store, int | None, int | None, str | None], Any] = results_key, *,
@@ -182,7 +182,8 @@ class RatingsCache:
         self._lock = threading.Lock()
         self._fits: OrderedDict[Scope, tuple[Any, Fit]] = OrderedDict()  # least recently viewed first
         self._refits: dict[Scope, _Refit] = {}
-        self._failed: OrderedDict[Scope, tuple[Any, float]] = OrderedDict()  # scope -> (key whose refit failed, when)
+        # scope -> (key whose refit failed, when, the error)
+        self._failed: OrderedDict[Scope, tuple[Any, float, BaseException]] = OrderedDict()
         self._one_at_a_time = threading.Lock()
         self.fits_made = 0  # how many fits were computed (for tests and the benchmark)
 
@@ -198,7 +199,9 @@ class RatingsCache:
                 if cached[0] == key:
                     return cached[1]
             failed = self._failed.get(scope)
-            if cached is not None and failed is not None and failed[0] == key and time.monotonic() - failed[1] < RETRY_S:
+            if failed is not None and failed[0] == key and time.monotonic() - failed[1] < RETRY_S:
+                if cached is None:  # the first fit of these results failed a moment ago: not again yet
+                    raise failed[2]
                 return self._stale(cached[1], key, refitting=False)  # the last refit of these results failed
             refit = self._refits.get(scope)
             if refit is None:
@@ -254,7 +257,7 @@ class RatingsCache:
             log.exception("the rating fit of %s failed; its pages keep the previous fit", scope)
             refit.error = exc
             with self._lock:
-                self._failed[scope] = (key, time.monotonic())
+                self._failed[scope] = (key, time.monotonic(), exc)
                 self._failed.move_to_end(scope)
                 while len(self._failed) > self.max_scopes:
                     self._failed.popitem(last=False)
