@@ -24,6 +24,7 @@ computed with ``save=False``.
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import logging
 import threading
@@ -265,6 +266,18 @@ class RatingsCache:
             with self._lock:
                 self._refits.pop(scope, None)
             refit.done.set()
+            _give_back_memory()
+
+
+def _give_back_memory() -> None:
+    """After a fit: hand the pages its arrays freed back to the system.  glibc's malloc keeps
+    them otherwise (a fit of a million matches frees hundreds of MB, and the server would
+    stay that large while it serves pages); elsewhere (no ``malloc_trim``) nothing happens."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def _counted(key: Any) -> int:
