@@ -124,9 +124,9 @@ class Match:
     def history_complete(self) -> bool:
         """Whether :attr:`public_events` reach back to the start of the match (they begin with
         its set-up event).  False before the seat's first decision, and in a process restarted
-        mid-match: it was shown only the
-        events since its seat's previous decision, so what happened before is unknown to it
-        and :meth:`forward_model` raises :class:`arena.forward_model.PartialHistory`."""
+        mid-match: it was shown only the events since its seat's previous decision, so what
+        happened before is unknown to it and :meth:`forward_model` raises
+        :class:`arena.forward_model.PartialHistory`."""
         return starts_at_setup(self.public_events)
 
     def forward_model(self, observation: dict[str, Any], legal_actions: Sequence[LegalAction] | None = None,
