@@ -73,7 +73,7 @@ def cross_table(matches: Iterable[RatedMatch] | FinishingOrders) -> CrossTable:
     for block in orders.blocks:
         for first in range(block.width):
             for second in range(first + 1, block.width):
-                a, b = block.who[:, first], block.who[:, second]
+                a, b = block.who[:, first].astype(np.int64), block.who[:, second].astype(np.int64)
                 # Rows are sorted by place: the earlier column is ahead unless the places are equal.
                 ahead = (block.place[:, first] < block.place[:, second]).astype(np.int64)
                 low_first = a < b

@@ -80,8 +80,8 @@ class Block:
     """
 
     width: int
-    who: np.ndarray  # (rows, width) int64
-    place: np.ndarray  # (rows, width) int64, ascending along each row
+    who: np.ndarray  # (rows, width) whole numbers (int32 from the store's arrays, else int64)
+    place: np.ndarray  # (rows, width) whole numbers, ascending along each row
     cluster: np.ndarray  # (rows,) int64
 
 
@@ -132,7 +132,7 @@ class FinishingOrders:
             cells = starts[rows, None] + np.arange(width)
             who, place = who_all[cells], place_all[cells]
             # Sort each row by (place, participant index): a canonical order within the row.
-            order = np.argsort(place * max(n, 1) + who, axis=1, kind="stable")
+            order = np.argsort(place.astype(np.int64) * max(n, 1) + who, axis=1, kind="stable")
             blocks.append(Block(
                 width=width,
                 who=np.take_along_axis(who, order, axis=1),

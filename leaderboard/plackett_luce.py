@@ -57,6 +57,7 @@ REFIT_SOLVE_WORK = 2e9
 #: Largest tie handled (2^t subsets are enumerated); Union Pacific has at most 7 participants.
 MAX_TIE = 16
 _CHUNK_ENTRIES = 4_000_000  # array entries per chunk of vectorised work
+_BUILD_CHUNK = 65_536  # matches per chunk of StageSets.build
 
 
 # --------------------------------------------------------------------------- stage sets
@@ -96,38 +97,41 @@ class StageSets:
                 template = templates.setdefault((block.width, int(code)), _Template.of(block.width, int(code)))
                 plan.append((block, np.flatnonzero(codes == code), template))
         unit = math.lcm(1, *(t.denominator for t in templates.values()))
-        members: dict[int, list[np.ndarray]] = {}
-        owners: dict[int, list[np.ndarray]] = {}
-        weights: dict[int, list[np.ndarray]] = {}
-        lin_cluster, lin_who, lin_weight = [], [], []
+        # Gathered chunk by chunk of matches, compactly (a set as one whole number, the linear
+        # terms summed per deal and participant in each chunk): the per-match arrays of a
+        # million matches would take several times the memory of the result.
+        bits = max(1, (n - 1).bit_length())
+        gathered: dict[int, _Gathered] = {}
+        linear_keys, linear_sums = [], []
         for block, rows, template in plan:
-            who = block.who[rows]
-            cluster = block.cluster[rows]
-            for columns, weight in template.sets:
-                size = len(columns)
-                members.setdefault(size, []).append(np.sort(who[:, columns], axis=1))
-                owners.setdefault(size, []).append(cluster)
-                weights.setdefault(size, []).append(np.full(len(rows), float(weight * unit)))
-            for column, weight in template.linear:
-                lin_cluster.append(cluster)
-                lin_who.append(who[:, column])
-                lin_weight.append(np.full(len(rows), float(weight * unit)))
+            for lo in range(0, len(rows), _BUILD_CHUNK):
+                part = rows[lo:lo + _BUILD_CHUNK]
+                who = block.who[part].astype(np.int64)
+                cluster = block.cluster[part].astype(np.int64)
+                for columns, weight in template.sets:
+                    size = len(columns)
+                    gathered.setdefault(size, _Gathered(size, bits)).add(
+                        np.sort(who[:, columns], axis=1), cluster, float(weight * unit))
+                if template.linear:
+                    keys = np.concatenate([cluster * n + who[:, column] for column, _ in template.linear])
+                    weights = np.repeat([float(w * unit) for _, w in template.linear], len(part))
+                    distinct, inverse = np.unique(keys, return_inverse=True)
+                    linear_keys.append(distinct)
+                    linear_sums.append(np.bincount(inverse.reshape(-1), weights, len(distinct)))
         sizes, sets, per_cluster = [], [], []
-        for size in sorted(members):
-            found = np.concatenate(members[size])
-            distinct, inverse = _distinct_rows(found, n)
+        for size in sorted(gathered):
+            distinct, owner, inverse, weight = gathered.pop(size).finish()
             sizes.append(size)
             sets.append(distinct)
-            per_cluster.append(sparse.csr_array(
-                (np.concatenate(weights[size]), (np.concatenate(owners[size]), inverse)),
-                shape=(orders.clusters, len(distinct)),
-            ))
-        linear = sparse.csr_array(
-            (np.concatenate(lin_weight) if lin_weight else np.zeros(0),
-             (np.concatenate(lin_cluster) if lin_cluster else np.zeros(0, np.int64),
-              np.concatenate(lin_who) if lin_who else np.zeros(0, np.int64))),
-            shape=(orders.clusters, n),
-        )
+            per_cluster.append(sparse.csr_array((weight, (owner, inverse)), shape=(orders.clusters, len(distinct))))
+        if linear_keys:
+            distinct, inverse = np.unique(np.concatenate(linear_keys), return_inverse=True)
+            sums = np.bincount(inverse.reshape(-1), np.concatenate(linear_sums), len(distinct))
+            linear = sparse.csr_array((sums, (distinct // max(n, 1), distinct % max(n, 1))),
+                                      shape=(orders.clusters, n))
+        else:
+            linear = sparse.csr_array((np.zeros(0), (np.zeros(0, np.int64), np.zeros(0, np.int64))),
+                                      shape=(orders.clusters, n))
         return cls(participants=n, clusters=orders.clusters, real=orders.real.copy(), unit=unit,
                    sizes=tuple(sizes), sets=tuple(sets), per_cluster=tuple(per_cluster), linear=linear)
 
@@ -147,6 +151,45 @@ class StageSets:
     @property
     def hessian_entries(self) -> int:
         return int(sum(len(s) * k * k for s, k in zip(self.sets, self.sizes)))
+
+
+class _Gathered:
+    """The stage sets of one size as they are found: each set as one whole number when its
+    participant indexes fit in 62 bits (else as its row), with its deal and weight."""
+
+    def __init__(self, size: int, bits: int) -> None:
+        self.size = size
+        self.bits = bits if bits * size <= 62 else 0  # 0: kept as rows
+        self.members: list[np.ndarray] = []
+        self.owners: list[np.ndarray] = []
+        self.weights: list[tuple[float, int]] = []  # (weight, sets found) per call of add
+
+    def add(self, rows: np.ndarray, cluster: np.ndarray, weight: float) -> None:
+        if self.bits:
+            code = np.zeros(len(rows), dtype=np.int64)
+            for c in range(self.size):
+                code = (code << self.bits) | rows[:, c]
+            rows = code
+        self.members.append(rows)
+        self.owners.append(cluster.astype(np.int32) if len(cluster) and cluster.max() < 2**31 else cluster)
+        self.weights.append((weight, len(rows)))
+
+    def finish(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The distinct sets (rows of sorted participant indexes, in sorted order), and per set
+        found its deal, the index of its set among the distinct ones, and its weight."""
+        found = np.concatenate(self.members)
+        self.members = []
+        if self.bits:
+            codes, inverse = np.unique(found, return_inverse=True)
+            del found
+            shifts = self.bits * np.arange(self.size - 1, -1, -1, dtype=np.int64)
+            distinct = (codes[:, None] >> shifts) & ((1 << self.bits) - 1)
+        else:
+            distinct, inverse = np.unique(found, axis=0, return_inverse=True)
+        owner = np.concatenate(self.owners)
+        weight = np.repeat([w for w, _ in self.weights], [count for _, count in self.weights]).astype(np.float64)
+        self.owners, self.weights = [], []
+        return distinct, owner, inverse.reshape(-1), weight
 
 
 @dataclass(frozen=True)
@@ -188,20 +231,6 @@ class _Template:
                     else:
                         sets[rest] = sets.get(rest, Fraction(0)) + weight
         return cls(sets=tuple(sets.items()), linear=tuple((c, w) for c, w in sorted(linear.items()) if w))
-
-
-def _distinct_rows(rows: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows (sorted) and each row's index among them."""
-    size = rows.shape[1]
-    bits = max(1, (n - 1).bit_length())
-    if bits * size <= 62:
-        code = np.zeros(len(rows), dtype=np.int64)
-        for c in range(size):
-            code = (code << bits) | rows[:, c]
-        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        return rows[first], inverse.reshape(-1)
-    distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-    return distinct, inverse.reshape(-1)
 
 
 # --------------------------------------------------------------------------- the objective

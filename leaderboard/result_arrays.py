@@ -29,11 +29,14 @@ LIVE_ELO_SLICE = 50_000
 
 
 @dataclass(frozen=True, eq=False)
-class SeatStats:
-    """Per cell (aligned with ``ResultArrays.who``): the score, forfeited (0/1) and fault count."""
+class ParticipantStats:
+    """Per participant (aligned with ``ResultArrays.names``): the sums over its seats of the
+    score, the forfeits and the fault counts (float64 holding whole numbers; 0 for a
+    reference participant, which has no bot statistics).  Summed as the seats are read: the
+    per-seat values would cost memory the fit needs."""
 
     score: np.ndarray
-    forfeited: np.ndarray
+    forfeits: np.ndarray
     faults: np.ndarray
 
 
@@ -49,14 +52,16 @@ class ResultArrays:
 
     names: tuple[Hashable, ...]
     keys: np.ndarray | None  # (matches,) object: match ids (None: not read, see result_reader.match_ids)
-    tournament: np.ndarray  # (matches,) int64
-    schedule: np.ndarray  # (matches,) int64: the schedule index in the tournament
-    cluster: np.ndarray  # (matches,) int64
+    # whole numbers; read from the store int32 but for start and cluster (int64), from
+    # RatedMatch objects int64 (equal values either way)
+    tournament: np.ndarray  # (matches,)
+    schedule: np.ndarray  # (matches,): the schedule index in the tournament
+    cluster: np.ndarray  # (matches,)
     clusters: int
     start: np.ndarray  # (matches + 1,) int64
-    who: np.ndarray  # (cells,) int64
-    place: np.ndarray  # (cells,) int64
-    seat_stats: SeatStats | None = None  # when read from the store
+    who: np.ndarray  # (cells,)
+    place: np.ndarray  # (cells,)
+    stats: ParticipantStats | None = None  # when read from the store
 
     @property
     def matches(self) -> int:
@@ -205,17 +210,15 @@ class ResultArrays:
                 for m, key in enumerate(self.keys.tolist())]
 
     def bot_stats(self) -> list[BotStats] | None:
-        """``Store.bot_stats`` of the same scope from the cells (None without :attr:`seat_stats`):
+        """``Store.bot_stats`` of the same scope from the cells and :attr:`stats` (None without):
         per bot version that played, by name and number."""
-        if self.seat_stats is None:
+        if self.stats is None:
             return None
         n = len(self.names)
         count = np.bincount(self.who, minlength=n)
         wins = np.bincount(self.who, self.place == 1, minlength=n)
         places = np.bincount(self.who, self.place.astype(np.float64), minlength=n)
-        scores = np.bincount(self.who, self.seat_stats.score.astype(np.float64), minlength=n)
-        forfeits = np.bincount(self.who, self.seat_stats.forfeited.astype(np.float64), minlength=n)
-        faults = np.bincount(self.who, self.seat_stats.faults.astype(np.float64), minlength=n)
+        scores, forfeits, faults = self.stats.score, self.stats.forfeits, self.stats.faults
         stats = []
         for i, name in enumerate(self.names):
             parts = None if is_reference_participant(name) else split_participant(str(name))

@@ -15,6 +15,7 @@ version added since shows once it has played); ``all_versions`` gives every one.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -118,7 +119,8 @@ def scope_game(store: Store, tournament_id: int | None, game: str | None) -> str
 def compute_leaderboard(store: Store, tournament_id: int | None = None, *, players: int | None = None,
                         game: str | None = None, bootstrap: int = 200, seed: int = 0, save: bool = True,
                         all_versions: bool = False, matches: list[RatedMatch] | None = None,
-                        results: ResultArrays | None = None, live: np.ndarray | None = None) -> Leaderboard:
+                        results: ResultArrays | None = None, live: np.ndarray | None = None,
+                        live_now: dict[Hashable, float] | None = None) -> Leaderboard:
     """Fit the ratings of one tournament (or of every stored match), optionally of one
     table size only, and build the rows, the likelihoods of superiority and the cross-table.
 
@@ -127,7 +129,9 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
     ratings of every version and the live-Elo history are stored too (the web pages
     draw the rating charts from them).  The scope's results are read as arrays
     (:func:`leaderboard.result_reader.read_results`) unless the caller has them:
-    ``results``, and ``live`` their ``live_elo()``; or ``matches`` (``RatedMatch`` objects).
+    ``results``, and ``live`` their ``live_elo()`` (or ``live_now``, its
+    ``last_per_participant``: the whole ``live`` need not be held during the fit); or
+    ``matches`` (``RatedMatch`` objects).
     ``game``: the game rated overall (:func:`scope_game`; a tournament rates its own).
     """
     game = scope_game(store, tournament_id, game)  # also a clear error for an unknown id
@@ -141,9 +145,10 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
                                        ids=save and players is None and game is not None)
     orders = results.orders()
     result = fit(orders, bootstrap=bootstrap, seed=seed)
-    if live is None:
-        live = results.live_elo()
-    live_now = results.last_per_participant(live)
+    if live_now is None:
+        if live is None:
+            live = results.live_elo()
+        live_now = results.last_per_participant(live)
     from_cells = results.bot_stats()
     stats = {s.bot: s for s in (from_cells if from_cells is not None
                                 else store.bot_stats(tournament_id, table_size=players, game=game))}
@@ -178,7 +183,9 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
         store.save_ratings(
             tournament_id,
             [RatingEntry(r.name, r.elo, r.ci_low, r.ci_high, r.live_elo) for r in rows],
-            [RatingPoint(key, who, elo) for key, after in results.history(live) for who, elo in after.items()],
+            [RatingPoint(key, who, elo) for key, after in results.history(live if live is not None else
+                                                                          results.live_elo())
+             for who, elo in after.items()],
             game=game,
         )
     ranked = ranked_rows(rows if all_versions else newest_versions(rows))

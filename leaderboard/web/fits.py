@@ -39,6 +39,7 @@ import numpy as np
 
 from leaderboard.crosstable import CrossTable
 from leaderboard.queries import results_key
+from leaderboard.result_arrays import ResultArrays
 from leaderboard.result_reader import match_ids, read_results
 from leaderboard.standings import Leaderboard, Standing, compute_leaderboard, scope_game
 from leaderboard.store import Store
@@ -105,25 +106,40 @@ def build_fit(store: Store, tournament_id: int | None, players: int | None, all_
         key = results_key(store, tournament_id, players, None if tournament_id is not None else game,
                           session=session)
         results = read_results(session, tournament_id, table_size=players, game=game, ids=False)
-        live = results.live_elo()
-        match_of = results.match_of_cell
-        chart: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}  # participant -> its cells, the chart's
-        played: dict[Hashable, int] = {}
-        tournaments: dict[Hashable, tuple[int, ...]] = {}
-        for i, cells in enumerate(results.cells_by_participant()):
-            name = results.names[i]
-            played[name] = len(cells)
-            chart[name] = (cells, np.asarray(spread(len(cells)), dtype=np.int64))
-            tournaments[name] = tuple(int(t) for t in np.unique(results.tournament[match_of[cells]]))
-        rows = sorted({int(r) for cells, picks in chart.values() for r in match_of[cells[picks]]})
+        # the charts' cells, then their match ids in the same snapshot, before the slow work:
+        # PostgreSQL ends a transaction idle for 30 s (leaderboard/database.py)
+        charts, played, tournaments = _chart_cells(results)
+        rows = sorted({int(r) for cells, match_rows in charts.values() for r in match_rows})
         ids = dict(zip(rows, match_ids(session, results, rows)))  # only the charts' matches
-    board = compute_leaderboard(store, tournament_id, players=players, game=game, save=False,
-                                all_versions=all_versions, results=results, live=live)
+    _give_back_memory()  # what the read's chunks left in malloc's free lists: the fit's peak comes next
+    live = results.live_elo()
     history: dict[Hashable, list[dict[str, Any]]] = {
-        name: [{"match_id": ids[int(match_of[cells[j]])], "match_number": int(match_of[cells[j]]) + 1, "n": int(j) + 1,
-                "elo": float(live[cells[j]])} for j in picks.tolist()]
-        for name, (cells, picks) in chart.items()}
+        name: [{"match_id": ids[int(r)], "match_number": int(r) + 1, "n": int(j) + 1, "elo": float(live[c])}
+               for c, r, j in zip(cells.tolist(), match_rows.tolist(), spread(played[name]))]
+        for name, (cells, match_rows) in charts.items()}
+    live_now = results.last_per_participant(live)
+    del live  # (the fit's peak memory is in the fit below: nothing per cell but the results meanwhile)
+    _give_back_memory()
+    board = compute_leaderboard(store, tournament_id, players=players, game=game, save=False,
+                                all_versions=all_versions, results=results, live_now=live_now)
     return Fit(board=board, history=history, played=played, tournaments=tournaments, key=key)
+
+
+def _chart_cells(results: ResultArrays) -> tuple[dict[Hashable, tuple[np.ndarray, np.ndarray]],
+                                                  dict[Hashable, int], dict[Hashable, tuple[int, ...]]]:
+    """Per participant: the cells its chart draws (:func:`spread` over its matches) with their
+    match rows, the number of its matches, and the tournaments it played in."""
+    match_of = results.match_of_cell
+    charts: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}
+    played: dict[Hashable, int] = {}
+    tournaments: dict[Hashable, tuple[int, ...]] = {}
+    for i, cells in enumerate(results.cells_by_participant()):
+        name = results.names[i]
+        played[name] = len(cells)
+        picked = cells[np.asarray(spread(len(cells)), dtype=np.int64)]
+        charts[name] = (picked, match_of[picked])
+        tournaments[name] = tuple(int(t) for t in np.unique(results.tournament[match_of[cells]]))
+    return charts, played, tournaments
 
 
 def pending_fit(store: Store, tournament_id: int | None, players: int | None, game: str | None) -> Fit:
