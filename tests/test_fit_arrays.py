@@ -294,3 +294,171 @@ def test_the_live_elo_in_slices_of_matches_is_the_whole_pass(store: Store, monke
     assert np.array_equal(whole, sliced)
     expected = [elo for _, after in live_elo_history(rated) for elo in after.values()]
     assert sliced.tolist() == expected
+
+
+# ----------------------------------------------------------------- reading in chunks, narrow, bounded
+
+def _same_arrays(a: ResultArrays, b: ResultArrays) -> None:
+    assert a.names == b.names and a.clusters == b.clusters
+    for name in ("tournament", "schedule", "cluster", "start", "who", "place"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert a.stats is not None and b.stats is not None
+    for name in ("score", "forfeits", "faults"):
+        assert np.array_equal(getattr(a.stats, name), getattr(b.stats, name)), name
+
+
+def test_reading_in_chunks_of_any_size_gives_the_same_arrays(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of 5 rows (the COPY's buffer and SQLite's cursor cut mid-match, the seats' arrays
+    grown past a capacity made too small) read what one chunk reads."""
+    import leaderboard.result_reader as result_reader
+
+    with store.snapshot_session() as session:
+        whole = [read_results(session, tid, table_size=players, game=game) for tid, players, game in _scopes(store)]
+    monkeypatch.setattr(result_reader, "READ_CHUNK", 5)
+    real_read = result_reader._read
+
+    def small_capacity(*args: Any, **kwargs: Any) -> list[np.ndarray]:
+        kwargs["capacity"] = min(kwargs.get("capacity", 0), 3)
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(result_reader, "_read", small_capacity)
+    with store.snapshot_session() as session:
+        for expected, (tid, players, game) in zip(whole, _scopes(store)):
+            _same_arrays(read_results(session, tid, table_size=players, game=game), expected)
+    assert whole[0].who.dtype == np.int32 and whole[0].place.dtype == np.int32  # narrow: half the memory
+
+
+def test_a_stored_number_out_of_range_is_a_clear_error(tmp_path: Any, templates: dict[int, list[Any]]) -> None:
+    """SQLite keeps any integer: a place past int32 is refused by name, not wrapped around."""
+    from sqlalchemy import text
+
+    from leaderboard.errors import CorruptDataError
+
+    with Store.open(f"sqlite:///{tmp_path / 'odd.sqlite'}") as store:
+        names = ensure_bots(store, 3)
+        tid = store.create_tournament(UP, {"bots": names, "table_sizes": [3]}, 1)
+        store.record_matches([(tid, i, 0, r) for i, r in enumerate(Filler(templates, names, 3).deal("d", 1.0e9))])
+        with store.engine.begin() as connection:
+            connection.execute(text("UPDATE seats SET place = 1099511627776 WHERE rowid = 1"))
+        with store.snapshot_session() as session, pytest.raises(CorruptDataError, match="place is out of range"):
+            read_results(session, tid)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    from tests.conftest import _fresh_postgres_database
+
+    yield from _fresh_postgres_database()
+
+
+@pytest.mark.postgres
+def test_the_binary_copy_refuses_a_null_and_reads_both_widths(pg_url: str) -> None:
+    from sqlalchemy import BigInteger, Integer, cast, literal, null, select
+
+    import leaderboard.result_reader as result_reader
+    from leaderboard.errors import CorruptDataError
+
+    columns = (("a", Integer, np.int32), ("b", BigInteger, np.int64))
+    with Store.open(pg_url) as store, store.snapshot_session() as session:
+        connection = session.connection()
+        numbers = select(cast(literal(-7), Integer).label("a"), cast(literal(2**40 + 3), BigInteger).label("b"))
+        a, b = result_reader._read(connection, numbers.union_all(numbers), columns)
+        assert a.tolist() == [-7, -7] and b.tolist() == [2**40 + 3] * 2 and b.dtype == np.int64
+        with pytest.raises(CorruptDataError, match="NULL"):
+            result_reader._read(connection, select(cast(null(), Integer).label("a"), cast(literal(1), BigInteger)),
+                                columns)
+
+
+def test_the_pages_fit_holds_no_connection_during_the_live_elo(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL ends a transaction idle for 30 s: the slow work after the read (live Elo, the fit)
+    must not keep the snapshot open (a loaded machine took more than 30 s there)."""
+    seen: list[int] = []
+    real = ResultArrays.live_elo
+
+    def live_elo(self: ResultArrays, **kwargs: Any) -> np.ndarray:
+        seen.append(store.engine.pool.checkedout())
+        return real(self, **kwargs)
+
+    monkeypatch.setattr(ResultArrays, "live_elo", live_elo)
+    pages = build_fit(store, None, None, False, UP)
+    assert pages.history and seen == [0]
+
+
+def _stage_sets_at_once(orders: FinishingOrders) -> Any:
+    """The stage sets as StageSets.build made them before it gathered chunk by chunk: every
+    set of every match at once (the oracle)."""
+    import math
+
+    from scipy import sparse
+
+    from leaderboard.plackett_luce import _Template
+
+    n = len(orders.names)
+    templates: dict[tuple[int, int], Any] = {}
+    members: dict[int, list[np.ndarray]] = {}
+    owners: dict[int, list[np.ndarray]] = {}
+    weights: dict[int, list[np.ndarray]] = {}
+    lin: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    plan = []
+    for block in orders.blocks:
+        if block.width < 2:
+            continue
+        ties = block.place[:, 1:] == block.place[:, :-1]
+        codes = (ties.astype(np.int64) << np.arange(block.width - 1, dtype=np.int64)).sum(axis=1)
+        for code in np.unique(codes):
+            template = templates.setdefault((block.width, int(code)), _Template.of(block.width, int(code)))
+            plan.append((block, np.flatnonzero(codes == code), template))
+    unit = math.lcm(1, *(t.denominator for t in templates.values()))
+    for block, rows, template in plan:
+        who, cluster = block.who[rows].astype(np.int64), block.cluster[rows]
+        for columns, weight in template.sets:
+            members.setdefault(len(columns), []).append(np.sort(who[:, columns], axis=1))
+            owners.setdefault(len(columns), []).append(cluster)
+            weights.setdefault(len(columns), []).append(np.full(len(rows), float(weight * unit)))
+        for column, weight in template.linear:
+            lin.append((cluster, who[:, column], np.full(len(rows), float(weight * unit))))
+    sets, per_cluster = [], []
+    for size in sorted(members):
+        distinct, inverse = np.unique(np.concatenate(members[size]), axis=0, return_inverse=True)
+        sets.append(distinct)
+        per_cluster.append(sparse.csr_array((np.concatenate(weights[size]),
+                                             (np.concatenate(owners[size]), inverse.reshape(-1))),
+                                            shape=(orders.clusters, len(distinct))))
+    linear = sparse.csr_array((np.concatenate([w for _, _, w in lin]),
+                               (np.concatenate([c for c, _, _ in lin]), np.concatenate([w for _, w, _ in lin]))),
+                              shape=(orders.clusters, n))
+    return sorted(members), sets, per_cluster, linear, unit
+
+
+def _random_orders(participants: int, matches: int, seed: int) -> FinishingOrders:
+    rng = np.random.default_rng(seed)
+    rated = []
+    for m in range(matches):
+        width = int(rng.integers(2, 8))
+        names = rng.choice(participants, size=width, replace=False)
+        places = np.sort(rng.integers(1, width + 1, size=width))  # ties now and then
+        rated.append(RatedMatch(f"m{m}", (0, m), {f"p{int(i):04d}": int(p) for i, p in zip(names, places)},
+                                deal=f"d{m // 3}"))
+    return FinishingOrders.build(rated)
+
+
+@pytest.mark.parametrize("participants", [9, 700])  # sets as one number each; 700: 10 bits x 7 > 62, as rows
+def test_the_stage_sets_gathered_in_chunks_are_those_made_at_once(participants: int,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import leaderboard.plackett_luce as plackett_luce
+
+    orders = _random_orders(participants, 400, participants)
+    sizes, sets, per_cluster, linear, unit = _stage_sets_at_once(orders)
+    for chunk in (3, 65_536):
+        monkeypatch.setattr(plackett_luce, "_BUILD_CHUNK", chunk)
+        built = plackett_luce.StageSets.build(orders)
+        assert list(built.sizes) == sizes and built.unit == unit
+        for mine, theirs in zip(built.sets, sets):
+            assert np.array_equal(mine, theirs)
+        for mine, theirs in [*zip(built.per_cluster, per_cluster), (built.linear, linear)]:
+            theirs = theirs.copy()
+            theirs.sum_duplicates()
+            assert mine.has_canonical_format
+            assert np.array_equal(mine.indptr, theirs.indptr) and np.array_equal(mine.indices, theirs.indices)
+            assert np.array_equal(mine.data, theirs.data)  # whole numbers: the same sums in any order
+    assert (participants - 1).bit_length() * 7 > 62 or participants < 100
