@@ -58,6 +58,7 @@ REFIT_SOLVE_WORK = 2e9
 MAX_TIE = 16
 _CHUNK_ENTRIES = 4_000_000  # array entries per chunk of vectorised work
 _BUILD_CHUNK = 65_536  # matches per chunk of StageSets.build
+_LINEAR_MERGE = 1_000_000  # linear terms gathered before they are summed into StageSets.linear
 
 
 # --------------------------------------------------------------------------- stage sets
@@ -102,7 +103,8 @@ class StageSets:
         # million matches would take several times the memory of the result.
         bits = max(1, (n - 1).bit_length())
         gathered: dict[int, _Gathered] = {}
-        linear_keys, linear_sums = [], []
+        linear_keys: list[np.ndarray] = []
+        linear_sums: list[np.ndarray] = []
         for block, rows, template in plan:
             for lo in range(0, len(rows), _BUILD_CHUNK):
                 part = rows[lo:lo + _BUILD_CHUNK]
@@ -112,26 +114,32 @@ class StageSets:
                     size = len(columns)
                     gathered.setdefault(size, _Gathered(size, bits)).add(
                         np.sort(who[:, columns], axis=1), cluster, float(weight * unit))
-                if template.linear:
-                    keys = np.concatenate([cluster * n + who[:, column] for column, _ in template.linear])
-                    weights = np.repeat([float(w * unit) for _, w in template.linear], len(part))
-                    distinct, inverse = np.unique(keys, return_inverse=True)
-                    linear_keys.append(distinct)
-                    linear_sums.append(np.bincount(inverse.reshape(-1), weights, len(distinct)))
         sizes, sets, per_cluster = [], [], []
         for size in sorted(gathered):
             distinct, owner, inverse, weight = gathered.pop(size).finish()
             sizes.append(size)
             sets.append(distinct)
             per_cluster.append(sparse.csr_array((weight, (owner, inverse)), shape=(orders.clusters, len(distinct))))
-        if linear_keys:
-            distinct, inverse = np.unique(np.concatenate(linear_keys), return_inverse=True)
-            sums = np.bincount(inverse.reshape(-1), np.concatenate(linear_sums), len(distinct))
-            linear = sparse.csr_array((sums, (distinct // max(n, 1), distinct % max(n, 1))),
-                                      shape=(orders.clusters, n))
-        else:
-            linear = sparse.csr_array((np.zeros(0), (np.zeros(0, np.int64), np.zeros(0, np.int64))),
-                                      shape=(orders.clusters, n))
+            del distinct, owner, inverse, weight
+        # the linear terms in a second pass, once the sets' gathered arrays are gone, summed into
+        # one sparse matrix every million or so terms (a lower peak than all of them at once)
+        linear = sparse.csr_array((orders.clusters, n))
+        pending = 0
+        for block, rows, template in plan:
+            if not template.linear:
+                continue
+            for lo in range(0, len(rows), _BUILD_CHUNK):
+                part = rows[lo:lo + _BUILD_CHUNK]
+                who = block.who[part].astype(np.int64)
+                cluster = block.cluster[part].astype(np.int64)
+                for column, weight in template.linear:
+                    linear_keys.append(cluster * n + who[:, column])
+                    linear_sums.append(np.full(len(part), float(weight * unit)))
+                    pending += len(part)
+                if pending >= _LINEAR_MERGE:
+                    linear = _add_terms(linear, linear_keys, linear_sums, n)
+                    pending = 0
+        linear = _add_terms(linear, linear_keys, linear_sums, n)
         return cls(participants=n, clusters=orders.clusters, real=orders.real.copy(), unit=unit,
                    sizes=tuple(sizes), sets=tuple(sets), per_cluster=tuple(per_cluster), linear=linear)
 
@@ -151,6 +159,24 @@ class StageSets:
     @property
     def hessian_entries(self) -> int:
         return int(sum(len(s) * k * k for s, k in zip(self.sets, self.sizes)))
+
+
+def _add_terms(matrix: sparse.csr_array, keys: list[np.ndarray], sums: list[np.ndarray], n: int) -> sparse.csr_array:
+    """``matrix`` (deals x participants) plus the terms ``sums`` at ``keys`` (deal * n + participant);
+    the lists are emptied.  Whole numbers: the same sums in any order (a sum of 0 is dropped)."""
+    from scipy import sparse
+    if not keys:
+        return matrix
+    key = np.concatenate(keys)
+    value = np.concatenate(sums)
+    keys.clear()
+    sums.clear()
+    width = max(n, 1)
+    added = sparse.csr_array((value, (key // width, key % width)), shape=matrix.shape)
+    del key, value
+    result = matrix + added
+    result.sum_duplicates()
+    return result
 
 
 class _Gathered:
