@@ -58,7 +58,8 @@ REFIT_SOLVE_WORK = 2e9
 MAX_TIE = 16
 _CHUNK_ENTRIES = 4_000_000  # array entries per chunk of vectorised work
 _BUILD_CHUNK = 65_536  # matches per chunk of StageSets.build
-_LINEAR_MERGE = 1_000_000  # linear terms gathered before they are summed into StageSets.linear
+_GRADIENT_ENTRIES = 1_000_000  # deal counts per chunk of one-step bootstrap resamples
+_LINEAR_MERGE = 250_000  # linear terms gathered before they are summed into StageSets.linear
 
 
 # --------------------------------------------------------------------------- stage sets
@@ -98,31 +99,31 @@ class StageSets:
                 template = templates.setdefault((block.width, int(code)), _Template.of(block.width, int(code)))
                 plan.append((block, np.flatnonzero(codes == code), template))
         unit = math.lcm(1, *(t.denominator for t in templates.values()))
-        # Gathered chunk by chunk of matches, compactly (a set as one whole number, the linear
-        # terms summed per deal and participant in each chunk): the per-match arrays of a
-        # million matches would take several times the memory of the result.
+        # Gathered one set size at a time, chunk by chunk of matches, compactly (a set as one
+        # whole number): the per-match arrays of a million matches would take several times
+        # the memory of the result.
         bits = max(1, (n - 1).bit_length())
-        gathered: dict[int, _Gathered] = {}
         linear_keys: list[np.ndarray] = []
         linear_sums: list[np.ndarray] = []
-        for block, rows, template in plan:
-            for lo in range(0, len(rows), _BUILD_CHUNK):
-                part = rows[lo:lo + _BUILD_CHUNK]
-                who = block.who[part].astype(np.int64)
-                cluster = block.cluster[part].astype(np.int64)
-                for columns, weight in template.sets:
-                    size = len(columns)
-                    gathered.setdefault(size, _Gathered(size, bits)).add(
-                        np.sort(who[:, columns], axis=1), cluster, float(weight * unit))
-        sizes, sets, per_cluster = [], [], []
-        for size in sorted(gathered):
-            distinct, owner, inverse, weight = gathered.pop(size).finish()
-            sizes.append(size)
+        sizes = sorted({len(columns) for t in templates.values() for columns, _ in t.sets})
+        sets, per_cluster = [], []
+        for size in sizes:
+            gathered = _Gathered(size, bits)
+            for block, rows, template in plan:
+                wanted = [(columns, weight) for columns, weight in template.sets if len(columns) == size]
+                for lo in range(0, len(rows), _BUILD_CHUNK) if wanted else ():
+                    part = rows[lo:lo + _BUILD_CHUNK]
+                    who = block.who[part].astype(np.int64)
+                    cluster = block.cluster[part].astype(np.int64)
+                    for columns, weight in wanted:
+                        gathered.add(np.sort(who[:, columns], axis=1), cluster, float(weight * unit))
+            distinct, owner, inverse, weight = gathered.finish()
             sets.append(distinct)
-            per_cluster.append(sparse.csr_array((weight, (owner, inverse)), shape=(orders.clusters, len(distinct))))
-            del distinct, owner, inverse, weight
+            per_cluster.append(sparse.csr_array((weight, (_narrow(owner), _narrow(inverse))),
+                                                shape=(orders.clusters, len(distinct))))
+            del gathered, distinct, owner, inverse, weight
         # the linear terms in a second pass, once the sets' gathered arrays are gone, summed into
-        # one sparse matrix every million or so terms (a lower peak than all of them at once)
+        # one sparse matrix every 250,000 or so terms (a lower peak than all of them at once)
         linear = sparse.csr_array((orders.clusters, n))
         pending = 0
         for block, rows, template in plan:
@@ -172,11 +173,16 @@ def _add_terms(matrix: sparse.csr_array, keys: list[np.ndarray], sums: list[np.n
     keys.clear()
     sums.clear()
     width = max(n, 1)
-    added = sparse.csr_array((value, (key // width, key % width)), shape=matrix.shape)
+    added = sparse.csr_array((value, (_narrow(key // width), _narrow(key % width))), shape=matrix.shape)
     del key, value
     result = matrix + added
     result.sum_duplicates()
     return result
+
+
+def _narrow(index: np.ndarray) -> np.ndarray:
+    """An index array as int32 when it fits (scipy then keeps int32 indices: half the memory)."""
+    return index.astype(np.int32) if not len(index) or int(index.max()) < 2**31 - 1 else index
 
 
 class _Gathered:
@@ -417,6 +423,8 @@ def fit(orders: FinishingOrders, *, resamples: int, seed: int, method: str = "au
         method = "refit" if affordable else "one-step"
     rng = np.random.default_rng(seed)
     per_chunk = max(1, _CHUNK_ENTRIES // max(data.clusters, data.hessian_entries + n * n, 1))
+    if method == "one-step":  # each resample's gradient on its own: fewer at a time, the same numbers
+        per_chunk = max(1, _GRADIENT_ENTRIES // max(data.clusters, 1))
     draws = np.empty((resamples, n))
     one_step = _OneStep(data, total, theta) if method == "one-step" else None
     gradients = np.empty((n, resamples))
