@@ -119,10 +119,15 @@ def _version(request: Request) -> Any:
     return Web.of(request).version()
 
 
+def _tracker(request: Request) -> Any:
+    return Web.of(request).tracker()
+
+
 #: Answers kept by data version (:mod:`leaderboard.web.cache`): every page and endpoint
 #: but a tournament's progress (polled, and made of the clock), the replay views (kept by
 #: match, :class:`~leaderboard.web.games.ViewCache`) and the boards (the same for ever).
-_kept = cached(_version)
+#: Each answer is kept with the rating fits it was made from (:mod:`leaderboard.web.tracked`).
+_kept = cached(_version, _tracker)
 
 ROUTES = [
     Route("/", _kept(pages.index), name="index"),

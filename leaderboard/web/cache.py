@@ -30,6 +30,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -44,6 +45,19 @@ MAX_ENTRIES = 2000
 ENTRY_OVERHEAD = 400
 
 
+class Tracker(Protocol):
+    """What else an answer was made from, noted while it is made (the rating fits it used,
+    :class:`leaderboard.web.tracked.TrackedRatings`): :meth:`begin` before the answer is made
+    (in the thread that makes it), :meth:`end` after it (what it used), :meth:`current` at
+    each later view (whether what it used is unchanged)."""
+
+    def begin(self) -> Any: ...
+
+    def end(self, before: Any) -> Hashable: ...
+
+    def current(self, used: Any) -> bool: ...
+
+
 @dataclass(frozen=True)
 class _Entry:
     version: Hashable
@@ -52,6 +66,7 @@ class _Entry:
     headers: tuple[tuple[bytes, bytes], ...]
     body: bytes
     size: int  # what it counts for against max_bytes
+    used: Hashable = None  # what else it was made from (a Tracker's end()), checked at each view
 
 
 def _size(key: Hashable, headers: tuple[tuple[bytes, bytes], ...], body: bytes) -> int:
@@ -77,12 +92,14 @@ class ResponseCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, key: Hashable, version: Hashable) -> Response | None:
-        """The kept answer of ``key`` if it was made at ``version`` less than ``ttl_s`` ago."""
+    def get(self, key: Hashable, version: Hashable, tracker: Tracker | None = None) -> Response | None:
+        """The kept answer of ``key`` if it was made at ``version`` less than ``ttl_s`` ago (and,
+        with a ``tracker``, what else it used is still current)."""
         now = time.monotonic()
         with self._lock:
             entry = self._entries.get(key)
-            if entry is None or entry.version != version or now - entry.made >= self.ttl_s:
+            if entry is None or entry.version != version or now - entry.made >= self.ttl_s \
+                    or (tracker is not None and not tracker.current(entry.used)):
                 self.misses += 1
                 return None
             self._entries.move_to_end(key)
@@ -91,8 +108,9 @@ class ResponseCache:
         response.raw_headers = list(entry.headers)
         return response
 
-    def put(self, key: Hashable, version: Hashable, made: float, response: Response) -> None:
-        """Keep ``response`` (a 200 with its whole body) as ``key``'s answer at ``version``."""
+    def put(self, key: Hashable, version: Hashable, made: float, response: Response, used: Hashable = None) -> None:
+        """Keep ``response`` (a 200 with its whole body) as ``key``'s answer at ``version``
+        (``used``: what else it was made from, for the tracker of :meth:`get`)."""
         body = getattr(response, "body", None)
         if response.status_code != 200 or not isinstance(body, bytes) or response.background is not None:
             return
@@ -100,7 +118,7 @@ class ResponseCache:
         size = _size(key, headers, body)
         if size > self.max_bytes // 8:
             return
-        entry = _Entry(version, made, response.status_code, headers, body, size)
+        entry = _Entry(version, made, response.status_code, headers, body, size, used)
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
@@ -131,10 +149,12 @@ class ResponseCache:
             self.bytes = 0
 
 
-def cached(version: Callable[[Request], Hashable]) -> Callable[[Callable[[Request], Response]],
-                                                               Callable[[Request], Response]]:
+def cached(version: Callable[[Request], Hashable],
+           tracker: Callable[[Request], Tracker | None] | None = None
+           ) -> Callable[[Callable[[Request], Response]], Callable[[Request], Response]]:
     """A request handler whose answers are kept in the app's :class:`ResponseCache`
-    (``request.app.state.responses``) under the request's address and ``version(request)``."""
+    (``request.app.state.responses``) under the request's address and ``version(request)``;
+    with ``tracker``, each answer also with what the request's :class:`Tracker` noted it used."""
 
     def wrap(handler: Callable[[Request], Response]) -> Callable[[Request], Response]:
         @functools.wraps(handler)
@@ -144,19 +164,28 @@ def cached(version: Callable[[Request], Hashable]) -> Callable[[Callable[[Reques
                 return handler(request)
             made = time.monotonic()
             now = version(request)  # before the answer is made: a change meanwhile makes it again next time
+            track = tracker(request) if tracker is not None else None
             key = (request.scope.get("root_path", ""), request.url.path, request.url.query)
             fresh = "no-cache" in request.headers.get("cache-control", "").lower()
-            found = None if fresh else cache.get(key, now)
+            found = None if fresh else cache.get(key, now, track)
             if found is not None:
                 return found
             lock = cache.making(key)
             try:
                 with lock:  # another request making this answer: wait for it, then take it
-                    found = None if fresh else cache.get(key, now)
+                    found = None if fresh else cache.get(key, now, track)
                     if found is not None:
                         return found
-                    response = handler(request)
-                    cache.put(key, now, made, response)
+                    if track is None:
+                        response = handler(request)
+                        cache.put(key, now, made, response)
+                        return response
+                    before = track.begin()  # what it may use, read before the answer is made
+                    try:
+                        response = handler(request)
+                    finally:
+                        used = track.end(before)
+                    cache.put(key, now, made, response, used)
                     return response
             finally:
                 cache.made(key, lock)
@@ -166,4 +195,5 @@ def cached(version: Callable[[Request], Hashable]) -> Callable[[Callable[[Reques
     return wrap
 
 
-__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TTL_S", "ENTRY_OVERHEAD", "MAX_ENTRIES", "ResponseCache", "cached"]
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TTL_S", "ENTRY_OVERHEAD", "MAX_ENTRIES", "ResponseCache", "Tracker",
+           "cached"]
