@@ -370,3 +370,34 @@ def test_an_untracked_ratings_cache_keys_answers_by_every_fit(tmp_path: Path,
         hits = cache.hits
         client.get("/api/leaderboard")
         assert cache.hits == hits  # made again
+
+
+def test_a_tournaments_progress_is_shared_briefly_and_shows_a_new_match_at_once(
+        db_url: str, templates: dict[int, list[Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """/api/tournaments/{id}/progress is kept at most app.PROGRESS_TTL_S seconds (the clock and
+    the workers' claims are not in the data version), and a match stored shows at once."""
+    import leaderboard.web.app as web_app
+
+    with Store.open(db_url) as writer:
+        tid = fill(writer, 12, templates=templates, bots=6, tournaments=1)[0]
+        app = create_app(db_url)
+        cache: ResponseCache = app.state.responses
+        cache.ttl_s = 600
+        path = f"/api/tournaments/{tid}/progress"
+        with TestClient(app) as client:
+            monkeypatch.setattr(web_app, "PROGRESS_TTL_S", 600)
+            first = client.get(path)
+            hits = cache.hits
+            assert client.get(path).content == first.content and cache.hits == hits + 1
+            done = first.json()["done"]
+            assert done == queries.match_count(writer, tid)
+            from arena.bench.store import Filler
+
+            deal = Filler(templates, [b.participant for b in writer.list_bots()], seed=5).deal("late", 1.8e9)
+            writer.record_matches([(tid, 1000 + k, 99, r) for k, r in enumerate(deal)])
+            assert client.get(path).json()["done"] == done + len(deal)
+            monkeypatch.setattr(web_app, "PROGRESS_TTL_S", 0)  # not kept at all
+            hits = cache.hits
+            client.get(path)
+            client.get(path)
+            assert cache.hits == hits

@@ -67,6 +67,7 @@ class _Entry:
     body: bytes
     size: int  # what it counts for against max_bytes
     used: Hashable = None  # what else it was made from (a Tracker's end()), checked at each view
+    ttl_s: float | None = None  # how old it may be, if less than the cache's ttl_s
 
 
 def _size(key: Hashable, headers: tuple[tuple[bytes, bytes], ...], body: bytes) -> int:
@@ -98,7 +99,8 @@ class ResponseCache:
         now = time.monotonic()
         with self._lock:
             entry = self._entries.get(key)
-            if entry is None or entry.version != version or now - entry.made >= self.ttl_s \
+            ttl = self.ttl_s if entry is None or entry.ttl_s is None else min(self.ttl_s, entry.ttl_s)
+            if entry is None or entry.version != version or now - entry.made >= ttl \
                     or (tracker is not None and not tracker.current(entry.used)):
                 self.misses += 1
                 return None
@@ -108,9 +110,11 @@ class ResponseCache:
         response.raw_headers = list(entry.headers)
         return response
 
-    def put(self, key: Hashable, version: Hashable, made: float, response: Response, used: Hashable = None) -> None:
+    def put(self, key: Hashable, version: Hashable, made: float, response: Response, used: Hashable = None,
+            ttl_s: float | None = None) -> None:
         """Keep ``response`` (a 200 with its whole body) as ``key``'s answer at ``version``
-        (``used``: what else it was made from, for the tracker of :meth:`get`)."""
+        (``used``: what else it was made from, for the tracker of :meth:`get`; ``ttl_s``: how
+        old it may be, at most, if less than the cache's ``ttl_s``)."""
         body = getattr(response, "body", None)
         if response.status_code != 200 or not isinstance(body, bytes) or response.background is not None:
             return
@@ -118,7 +122,7 @@ class ResponseCache:
         size = _size(key, headers, body)
         if size > self.max_bytes // 8:
             return
-        entry = _Entry(version, made, response.status_code, headers, body, size, used)
+        entry = _Entry(version, made, response.status_code, headers, body, size, used, ttl_s)
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
@@ -150,17 +154,20 @@ class ResponseCache:
 
 
 def cached(version: Callable[[Request], Hashable],
-           tracker: Callable[[Request], Tracker | None] | None = None
+           tracker: Callable[[Request], Tracker | None] | None = None,
+           ttl_s: Callable[[], float] | None = None,
            ) -> Callable[[Callable[[Request], Response]], Callable[[Request], Response]]:
     """A request handler whose answers are kept in the app's :class:`ResponseCache`
     (``request.app.state.responses``) under the request's address and ``version(request)``;
-    with ``tracker``, each answer also with what the request's :class:`Tracker` noted it used."""
+    with ``tracker``, each answer also with what the request's :class:`Tracker` noted it used;
+    with ``ttl_s``, each at most ``ttl_s()`` seconds old (if less than the cache's; 0: not kept)."""
 
     def wrap(handler: Callable[[Request], Response]) -> Callable[[Request], Response]:
         @functools.wraps(handler)
         def answer(request: Request) -> Response:
             cache: ResponseCache | None = getattr(request.app.state, "responses", None)
-            if cache is None or cache.max_bytes == 0:
+            most = None if ttl_s is None else ttl_s()
+            if cache is None or cache.max_bytes == 0 or most == 0:
                 return handler(request)
             made = time.monotonic()
             now = version(request)  # before the answer is made: a change meanwhile makes it again next time
@@ -178,14 +185,14 @@ def cached(version: Callable[[Request], Hashable],
                         return found
                     if track is None:
                         response = handler(request)
-                        cache.put(key, now, made, response)
+                        cache.put(key, now, made, response, ttl_s=most)
                         return response
                     before = track.begin()  # what it may use, read before the answer is made
                     try:
                         response = handler(request)
                     finally:
                         used = track.end(before)
-                    cache.put(key, now, made, response, used)
+                    cache.put(key, now, made, response, used, most)
                     return response
             finally:
                 cache.made(key, lock)
