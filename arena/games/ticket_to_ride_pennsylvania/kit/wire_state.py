@@ -1,12 +1,13 @@
-"""Ticket to Ride: Pennsylvania observations for the host, the public events taken from the log.
+"""Ticket to Ride: Pennsylvania observations for the host, written from the game state.
 
 Every decision sends the seat's public events since its previous one: about eight
-events, each reaching every seat.  :class:`StateEncoder` (one per match) builds the
-observation's other fields with the engine (:func:`observation_fields`) and encodes
-them with the kit's :class:`~arena.games.ticket_to_ride_pennsylvania.kit.wire.ObservationEncoder`,
-and writes the events from ``state.events`` itself: each event's entry is made once per
-view (:func:`~arena.games.ticket_to_ride_pennsylvania.knowledge.view_key`: the same key,
-the same view) when it joins the log, and kept by its place there: a seat's window is the
+events, each reaching every seat.  :class:`StateEncoder` (one per match) writes the
+observation's other fields from the state with a
+:class:`~arena.games.ticket_to_ride_pennsylvania.kit.wire_fields.FieldsWriter` (each field
+encoded again only when the numbers it is made of change), and the events from
+``state.events``: each event's entry is made once per view
+(:func:`~arena.games.ticket_to_ride_pennsylvania.knowledge.view_key`: the same key, the
+same view) when it joins the log, and kept by its place there: a seat's window is the
 entries most seats see, joined, with the few it sees its own way put in.
 
 Safety: an entry is kept under its view key, so a seat gets only an entry made for a
@@ -24,7 +25,8 @@ from typing import Any
 
 from arena.games.ticket_to_ride_pennsylvania import knowledge
 from arena.games.ticket_to_ride_pennsylvania.kit import wire
-from arena.games.ticket_to_ride_pennsylvania.state import TicketToRideState, observation_fields
+from arena.games.ticket_to_ride_pennsylvania.kit.wire_fields import FieldsWriter
+from arena.games.ticket_to_ride_pennsylvania.state import TicketToRideState
 from arena.protocol.wire_checks import CodecError
 
 
@@ -48,7 +50,7 @@ class StateEncoder:
         self._own_at: dict[int, list[int]] = {}
         self._own_bytes: dict[int, dict[int, bytes]] = {}
         self._last: Any = None
-        self._fields = wire.ObservationEncoder()
+        self._fields = FieldsWriter()
 
     def encode(self, state: Any, seat: int) -> bytes | None:
         """The bytes of ``state.observation(seat)``'s message, or None (the caller then encodes
@@ -60,11 +62,10 @@ class StateEncoder:
         if state is not self._state or state.events is not self._events:
             self._reset(state)
         try:
-            events = self._public_events(state, seat)
-        except (CodecError, KeyError, TypeError, ValueError):
+            return self._fields.write(state, seat, self._public_events(state, seat))
+        except (CodecError, KeyError, TypeError, ValueError, IndexError):
             self._reset(state)
             return None
-        return self._fields.encode_fields(observation_fields(state, seat), events)
 
     def _public_events(self, state: TicketToRideState, seat: int) -> bytes:
         """The seat's window of the log: the entries most seats see, with the seat's own put in."""
