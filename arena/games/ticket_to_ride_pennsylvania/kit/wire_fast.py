@@ -22,10 +22,10 @@ from arena.v1 import bot_pb2
 
 _Obs = bot_pb2.TicketToRidePennsylvaniaObservation
 _PLAYER_KEYS = ("seat", "trains", "route_points", "cards", "tickets", "shares", "known_cards")
-_PLAYERS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["players"].number, 2)
+PLAYERS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["players"].number, 2)
 _HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
 _INT_TAGS = tuple(tag(n, 0) for n in range(1, 6))  # Player fields 1-5: seat .. tickets
-_SHARES_TAG, _KNOWN_TAG = tag(6, 2), tag(7, 2)
+_SHARES_TAG, KNOWN_TAG = tag(6, 2), tag(7, 2)
 _LIMIT = 2048  # SMALL_VARINTS' range
 
 
@@ -59,7 +59,7 @@ def count_map(field_tag: bytes, counts: Any) -> bytes | None:
     return b"".join(parts)
 
 
-def _shares(holdings: Any) -> bytes | None:
+def shares(holdings: Any) -> bytes | None:
     """``map<string, ShareNumbers>``: per company its share numbers, packed."""
     if type(holdings) is not dict or not all(type(k) is str for k in holdings):
         return None
@@ -73,23 +73,28 @@ def _shares(holdings: Any) -> bytes | None:
     return b"".join(parts)
 
 
-def player_entry(row: Any) -> bytes | None:
-    """One ``players`` entry (tag, length, ``Player``) of an engine player row; None if unexpected."""
-    if type(row) is not dict or len(row) != len(_PLAYER_KEYS) or not all(key in row for key in _PLAYER_KEYS):
-        return None
+def small_ints(values: Any) -> bytes | None:
+    """A ``Player``'s fields 1-5 (seat, trains, route_points, cards, tickets), zeros left out; None if
+    one is not a small non-negative int."""
     parts = []
-    for field_tag, key in zip(_INT_TAGS, _PLAYER_KEYS):
-        value = row[key]
+    for field_tag, value in zip(_INT_TAGS, values):
         if not _small(value):
             return None
         if value:
             parts.append(field_tag + SMALL_VARINTS[value])
-    shares = _shares(row["shares"])
-    known = count_map(_KNOWN_TAG, row["known_cards"])
-    if shares is None or known is None:
+    return b"".join(parts)
+
+
+def player_entry(row: Any) -> bytes | None:
+    """One ``players`` entry (tag, length, ``Player``) of an engine player row; None if unexpected."""
+    if type(row) is not dict or len(row) != len(_PLAYER_KEYS) or not all(key in row for key in _PLAYER_KEYS):
         return None
-    parts += (shares, known)
-    return length_prefixed(_PLAYERS_TAG, b"".join(parts))
+    head = small_ints([row[key] for key in _PLAYER_KEYS[:5]])
+    held = shares(row["shares"])
+    known = count_map(KNOWN_TAG, row["known_cards"])
+    if head is None or held is None or known is None:
+        return None
+    return length_prefixed(PLAYERS_TAG, head + held + known)
 
 
 def hand(counts: Any) -> bytes | None:
@@ -97,4 +102,4 @@ def hand(counts: Any) -> bytes | None:
     return count_map(_HAND_TAG, counts)
 
 
-__all__ = ["count_map", "hand", "player_entry"]
+__all__ = ["KNOWN_TAG", "PLAYERS_TAG", "count_map", "hand", "length_prefixed", "player_entry", "shares", "small_ints"]

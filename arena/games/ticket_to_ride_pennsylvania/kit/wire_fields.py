@@ -134,12 +134,7 @@ class FieldsWriter:
         for s, key in enumerate(keys):
             if s < len(rows) and rows[s][0] == key:
                 continue
-            trains, points, cards, tickets, held, known = key
-            row = {"seat": s, "trains": trains, "route_points": points, "cards": cards, "tickets": tickets,
-                   "shares": _holdings(board, held), "known_cards": _counts(known, names)}
-            data = fast.player_entry(row)
-            if data is None:
-                data = wire._CODEC.field_bytes(_DESCRIPTOR, "players", [row], f"observation.players[{s}]")
+            data = _row(board, names, s, key)
             if s < len(rows):
                 rows[s] = (key, data)
             else:
@@ -148,6 +143,36 @@ class FieldsWriter:
         data = b"".join([row[1] for row in rows])
         self._kept["players"] = (keys, data)
         return data
+
+
+#: Value-keyed tables (the same key is the same bytes whoever asks; emptied past _LIMIT): a player
+#: row's ``shares`` entries by (company codes, share numbers), its ``known_cards`` by (kind names, counts).
+_LIMIT = 1 << 14
+_SHARES: dict[Any, bytes | None] = {}
+_KNOWN: dict[Any, bytes | None] = {}
+
+
+def _part(table: dict[Any, bytes | None], key: Any, make: Callable[[], bytes | None]) -> bytes | None:
+    if key in table:
+        return table[key]
+    if len(table) >= _LIMIT:
+        table.clear()
+    data = table[key] = make()
+    return data
+
+
+def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...]) -> bytes:
+    """Seat ``seat``'s ``players`` entry from (trains, route points, cards, tickets, share numbers, known
+    counts): the fast writers' bytes, its maps kept by value; the codec's for anything unexpected."""
+    trains, points, cards, tickets, held, known = key
+    shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
+    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_map(fast.KNOWN_TAG, _counts(known, names)))
+    head = fast.small_ints((seat, trains, points, cards, tickets))
+    if shares is None or known_bytes is None or head is None:
+        row = {"seat": seat, "trains": trains, "route_points": points, "cards": cards, "tickets": tickets,
+               "shares": _holdings(board, held), "known_cards": _counts(known, names)}
+        return wire._CODEC.field_bytes(_DESCRIPTOR, "players", [row], f"observation.players[{seat}]")
+    return fast.length_prefixed(fast.PLAYERS_TAG, head + shares + known_bytes)
 
 
 def _holdings(board: Any, held: tuple[tuple[int, ...], ...]) -> dict[str, list[int]]:
