@@ -39,6 +39,9 @@ from starlette.responses import Response
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: How old an answer may be, at most, whatever the data version (seconds).
 DEFAULT_TTL_S = 5.0
+#: From this share of its ttl on, an answer is made again by the first view, while the views
+#: meanwhile still get it (it is not older than its ttl): no view waits when only the clock passed.
+REFRESH_SHARE = 0.8
 #: Answers kept at most, whatever their size.
 MAX_ENTRIES = 2000
 #: What an answer costs beyond its body, headers and address (the entry, the key's tuple).
@@ -96,6 +99,12 @@ class ResponseCache:
     def get(self, key: Hashable, version: Hashable, tracker: Tracker | None = None) -> Response | None:
         """The kept answer of ``key`` if it was made at ``version`` less than ``ttl_s`` ago (and,
         with a ``tracker``, what else it used is still current)."""
+        return self.lookup(key, version, tracker)[0]
+
+    def lookup(self, key: Hashable, version: Hashable, tracker: Tracker | None = None,
+               count_due: bool = True) -> tuple[Response | None, bool]:
+        """As :meth:`get`, and whether the answer is due to be made again: older than
+        :data:`REFRESH_SHARE` of its ttl (still valid; ``count_due``: counted as a hit)."""
         now = time.monotonic()
         with self._lock:
             entry = self._entries.get(key)
@@ -103,12 +112,19 @@ class ResponseCache:
             if entry is None or entry.version != version or now - entry.made >= ttl \
                     or (tracker is not None and not tracker.current(entry.used)):
                 self.misses += 1
-                return None
-            self._entries.move_to_end(key)
-            self.hits += 1
+                return None, False
+            due = now - entry.made >= REFRESH_SHARE * ttl
+            if count_due or not due:
+                self._entries.move_to_end(key)
+                self.hits += 1
         response = Response(entry.body, status_code=entry.status)
         response.raw_headers = list(entry.headers)
-        return response
+        return response, due
+
+    def hit(self) -> None:
+        """Count a view given a kept answer that :meth:`lookup` said was due (another view remakes it)."""
+        with self._lock:
+            self.hits += 1
 
     def put(self, key: Hashable, version: Hashable, made: float, response: Response, used: Hashable = None,
             ttl_s: float | None = None) -> None:
@@ -174,15 +190,20 @@ def cached(version: Callable[[Request], Hashable],
             track = tracker(request) if tracker is not None else None
             key = (request.scope.get("root_path", ""), request.url.path, request.url.query)
             fresh = "no-cache" in request.headers.get("cache-control", "").lower()
-            found = None if fresh else cache.get(key, now, track)
-            if found is not None:
+            found, due = (None, False) if fresh else cache.lookup(key, now, track, count_due=False)
+            if found is not None and not due:
                 return found
             lock = cache.making(key)
             try:
-                with lock:  # another request making this answer: wait for it, then take it
-                    found = None if fresh else cache.get(key, now, track)
-                    if found is not None:
-                        return found
+                if found is not None and not lock.acquire(blocking=False):
+                    cache.hit()  # due, and another view is making it again: this one is still valid
+                    return found
+                if found is None:
+                    lock.acquire()  # another request making this answer: wait for it, then take it
+                try:
+                    again = None if fresh or found is not None else cache.get(key, now, track)
+                    if again is not None:
+                        return again
                     if track is None:
                         response = handler(request)
                         cache.put(key, now, made, response, ttl_s=most)
@@ -194,6 +215,8 @@ def cached(version: Callable[[Request], Hashable],
                         used = track.end(before)
                     cache.put(key, now, made, response, used, most)
                     return response
+                finally:
+                    lock.release()
             finally:
                 cache.made(key, lock)
 
