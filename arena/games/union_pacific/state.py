@@ -53,6 +53,19 @@ _SHARE_RANGE = range(NUM_SHARE_KINDS)
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
 
+class _HeldKinds(dict):
+    """_HELD_KINDS[track hand]: the kinds of card a hand of track counts holds (a tuple), memoised."""
+
+    def __missing__(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+        if len(self) >= 1 << 12:
+            self.clear()
+        self[hand] = held = tuple(k for k in _KIND_RANGE if hand[k])
+        return held
+
+
+_HELD_KINDS = _HeldKinds()
+
+
 
 def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
     return {names[i]: n for i, n in enumerate(counts) if n}
@@ -179,18 +192,18 @@ class UnionPacificState(Network):
         return []
 
     def _main_actions(self, seat: int) -> list[int]:
-        held = tuple(compress(_KIND_RANGE, self.hand_track[seat]))
+        """Builds, then investments, each by the kind of track card discarded: sorted ids."""
+        held = _HELD_KINDS[tuple(self.hand_track[seat])]
         builds = self.builds
         out: list[int] = []
         for k in held:
             out += builds[k]
-        hand = self.hand_shares[seat]
-        if any(hand):
-            pick = self.table.invest_picker(tuple(hand))
-            invest_ids = self.table.invest_ids
-            for k in held:
-                out += pick(invest_ids[k])
-        elif not out:
+        low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
+        for k in held:
+            out += low[k]
+            out += high[k]
+            out += pairs[k]
+        if not out:  # no build and no share in hand: discard a card
             base = self.table.pass_
             out = [base + k for k in held]
         return out
