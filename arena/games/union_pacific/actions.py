@@ -79,6 +79,10 @@ class ActionTable(ActionTexts):
         self.size = self.exchange + 1 + NUM_SHARE_KINDS
         #: draw_ids[what]: the id of drawing ``what`` (a display company, DRAW_DECK or DRAW_UP)
         self.draw_ids = tuple(range(self.draw, self.exchange))
+        #: display_draw_ids[companies]: the ids of drawing each company of the bitmask ``companies``
+        #: (bit c: company c) from the display, sorted
+        self.display_draw_ids = tuple(tuple(self.draw_ids[c] for c in range(NUM_COMPANIES) if mask >> c & 1)
+                                      for mask in range(1 << NUM_COMPANIES))
         #: exchange_ids[c]: the id of exchanging a share of c (``exchange`` itself: no exchange)
         self.exchange_ids = tuple(range(self.exchange + 1, self.size))
         #: allowed[c][s]: may company c use section s's track type?

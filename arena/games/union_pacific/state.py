@@ -133,7 +133,6 @@ class UnionPacificState(Network):
         self.phase = FIRST_INVEST
         self.current = 0
         self.turn = 0
-        self.decisions = 0
         self.events.append({
             "type": "setup",
             "players": players,
@@ -159,6 +158,11 @@ class UnionPacificState(Network):
             return ()
         return (self.current,)
 
+    @property
+    def decisions(self) -> int:
+        """The number of actions applied."""
+        return len(self.history)
+
     def decision_kind(self, seat: int) -> str:
         return PHASE_NAMES[self.phase] if seat in self.current_seats() else "none"
 
@@ -174,12 +178,15 @@ class UnionPacificState(Network):
         if phase == DRAW_SHARE:
             if seat != self.current:
                 return []
-            ids = self.table.draw_ids
-            out = sorted(set(map(ids.__getitem__, self.display)))
+            table = self.table
+            companies = 0
+            for c in self.display:
+                companies |= 1 << c
+            out = list(table.display_draw_ids[companies])
             if self.share_deck:
-                out.append(ids[DRAW_DECK])
+                out.append(table.draw_ids[DRAW_DECK])
             if self.up_stack:
-                out.append(ids[DRAW_UP])
+                out.append(table.draw_ids[DRAW_UP])
             return out
         if phase == EXCHANGE:
             if seat != self.current:
@@ -238,7 +245,6 @@ class UnionPacificState(Network):
                     raise IllegalActionError(self._wrong_kind(action, "exchange a share or not"))
                 self._apply_exchange(seat, action - table.exchange)
         self.history.append((seat, action))
-        self.decisions += 1
 
     def _wrong_kind(self, action: int, expected: str) -> str:
         try:
