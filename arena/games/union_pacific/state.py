@@ -11,8 +11,8 @@ incrementally) is in network.py.
 
 from __future__ import annotations
 
-import bisect
 import random
+from bisect import bisect_left
 from itertools import compress
 from typing import Any
 
@@ -349,7 +349,7 @@ class UnionPacificState(Network):
     def _apply_build(self, seat: int, action: int) -> None:
         k, c, s = self.table.build_parts[action - self.table.build]
         ids = self.builds[k]
-        i = bisect.bisect_left(ids, action)
+        i = bisect_left(ids, action)
         hand = self.hand_track[seat]
         if i == len(ids) or ids[i] != action or not hand[k]:
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
