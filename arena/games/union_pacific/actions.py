@@ -43,6 +43,16 @@ _HALF = 5  # invest_parts splits a hand's counts into companies 0-4 and 5-10
 _MEMO_LIMIT = 1 << 14  # a memo of invest_parts is emptied when it reaches this many hands
 
 
+PRESET_SHARES = 6  # see ActionTable._low
+
+
+def _counts_up_to(places: int, total: int) -> list[tuple[int, ...]]:
+    """Every tuple of ``places`` counts whose sum is at most ``total``."""
+    if places == 0:
+        return [()]
+    return [(n, *rest) for n in range(total + 1) for rest in _counts_up_to(places - 1, total - n)]
+
+
 class ActionTable(ActionTexts):
     """The id layout for one board (the number of sections sets the build block)."""
 
@@ -130,9 +140,14 @@ class ActionTable(ActionTexts):
         #: met in play: laid out once per board, about 8 ms and 2.5 MB)
         self.pair_ids = tuple(self._ids_by_kind(combos) for combos in self.pair_combos)
         # The memos of invest_parts: (ids by kind, bitmask of the companies held) by the low or high
-        # half of a hand.
+        # half of a hand.  The halves of at most PRESET_SHARES shares are laid out now (about 1400,
+        # a few ms), the others when met.
         self._low: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], int]] = {}
         self._high: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], int]] = {}
+        for counts in _counts_up_to(_HALF, PRESET_SHARES):
+            self._memo_singles(self._low, counts, 0)
+        for counts in _counts_up_to(NUM_SHARE_KINDS - _HALF, PRESET_SHARES):
+            self._memo_singles(self._high, counts, _HALF)
 
     def invest_combos(self, hand: Sequence[int]) -> tuple[int, ...]:
         """The investment combos a hand of share counts allows, sorted: the singles by
