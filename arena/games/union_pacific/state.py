@@ -273,8 +273,8 @@ class UnionPacificState(Network):
         self.hand_share_total -= self.n
         self.events.append({"type": "first_investment", "picks": {str(s): SHARE_CODES[c] for s, c in enumerate(self.picks)}})
         self._lay_out_shares()
-        self.current = 0
-        self._start_turn()
+        self.current = self.n - 1  # so that seat 0 takes the first turn
+        self._end_turn()
 
     def _lay_out_shares(self) -> None:
         """Display (§3.5) and share deck (§3.6), from the shares not dealt."""
@@ -312,7 +312,10 @@ class UnionPacificState(Network):
 
     # -- a turn (§4) --------------------------------------------------------------
 
-    def _start_turn(self) -> None:
+    def _end_turn(self) -> None:
+        """The next seat's turn starts with the top track card (§4), unless nothing can ever be
+        built or invested again (§8)."""
+        self.current = (self.current + 1) % self.n
         if not self.hand_share_total and not self._any_placement():
             self._stalemate()
             return
@@ -335,15 +338,6 @@ class UnionPacificState(Network):
         self.track_discard = [0] * NUM_CARD_KINDS
         self.events.append({"type": "reshuffle", "cards": len(deck)})
 
-    def _end_turn(self) -> None:
-        self.current = (self.current + 1) % self.n
-        self._start_turn()
-
-    def _discard(self, seat: int, kind: int) -> None:
-        hand = self.hand_track[seat]
-        hand[kind] -= 1
-        self.track_discard[kind] += 1
-
     # -- build (§5) ---------------------------------------------------------------
 
     def _apply_build(self, seat: int, action: int) -> None:
@@ -363,7 +357,11 @@ class UnionPacificState(Network):
         self._place(c, s)
         self.events.append({"type": "build", "seat": seat, "card": self.board.card_kinds[k], "company": COMPANIES[c],
                             "section": s, "value": self.trains_on_board[c] + 1})
-        self._after_build()
+        if self.display or self.share_deck or self.up_stack:
+            self.phase = DRAW_SHARE
+        else:
+            self.events.append({"type": "draw_skipped", "seat": seat})
+            self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
 
     def _build_problem(self, seat: int, k: int, c: int, s: int) -> str | None:
         """What makes building ``c`` on ``s`` with a card of kind ``k`` illegal (§5.2), or None."""
@@ -383,13 +381,6 @@ class UnionPacificState(Network):
         if not self.frontier[c] >> s & 1:
             return f"{board.section_names[s]} does not touch {COMPANIES[c]}'s network"
         return None
-
-    def _after_build(self) -> None:
-        if self.display or self.share_deck or self.up_stack:
-            self.phase = DRAW_SHARE
-        else:
-            self.events.append({"type": "draw_skipped", "seat": self.current})
-            self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
 
     def _deck_card(self) -> int | None:
         """The next share card off the deck; dividend cards on the way are set aside (§7.1)."""
@@ -495,7 +486,8 @@ class UnionPacificState(Network):
             hand[c] -= n
             invested[c] += n
             self.hand_share_total -= n
-        self._discard(seat, k)
+        self.hand_track[seat][k] -= 1
+        self.track_discard[k] += 1
         self.events.append({"type": "invest", "seat": seat, "shares": dict(self.table.combo_shares[combo]),
                             "discard": self.board.card_kinds[k]})
         self._end_turn()
@@ -506,7 +498,8 @@ class UnionPacificState(Network):
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} holds no such card")
         if self._main_actions(seat)[0] < self.table.pass_:
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} can build or invest, so may not pass")
-        self._discard(seat, k)
+        self.hand_track[seat][k] -= 1
+        self.track_discard[k] += 1
         self.events.append({"type": "pass", "seat": seat, "discard": self.board.card_kinds[k]})
         self._end_turn()
 
