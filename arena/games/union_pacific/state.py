@@ -521,19 +521,19 @@ class UnionPacificState(Network):
         for c, holdings in enumerate(zip(*rows)):  # holdings: each participant's shares of company c
             held: dict[str, int] = {}
             payouts: dict[str, int] = {}
+            value = trains[c] + 1 if c != UP else 0
             if any(holdings):
-                paid = (union_pacific_payout(number, holdings) if c == UP
-                        else company_payout(trains[c] + 1, holdings))
+                paid = union_pacific_payout(number, holdings) if c == UP else company_payout(value, holdings)
                 for i, h in enumerate(holdings):
                     if h:
-                        held[names[i]] = h
-                        payouts[names[i]] = paid[i]
-                        gains[i] += paid[i]
+                        name, amount = names[i], paid[i]
+                        held[name] = h
+                        payouts[name] = amount
+                        gains[i] += amount
             if c == UP:
                 union_pacific = {"holdings": held, "payouts": payouts}
             else:
-                companies.append({"company": COMPANIES[c], "value": trains[c] + 1, "holdings": held,
-                                  "payouts": payouts})
+                companies.append({"company": COMPANIES[c], "value": value, "holdings": held, "payouts": payouts})
         cash = self.cash
         for i in range(self.n):
             cash[i] += gains[i]
