@@ -150,11 +150,13 @@ class FieldsWriter:
 _LIMIT = 1 << 14
 _SHARES: dict[Any, bytes | None] = {}
 _KNOWN: dict[Any, bytes | None] = {}
+_MISSING: Any = object()
 
 
 def _part(table: dict[Any, bytes | None], key: Any, make: Callable[[], bytes | None]) -> bytes | None:
-    if key in table:
-        return table[key]
+    found = table.get(key, _MISSING)  # one look-up: another match's thread may empty the table meanwhile
+    if found is not _MISSING:
+        return found
     if len(table) >= _LIMIT:
         table.clear()
     data = table[key] = make()

@@ -107,7 +107,7 @@ class StateEncoder:
             if all(key == first for key in keys):
                 self._common.append(_entry(event, 0, i))
                 continue
-            common_key = max(keys, key=keys.count)  # the key most seats share (ties: the first seen)
+            common_key = _common_key(keys)
             made: dict[Any, bytes] = {}
             for s, key in enumerate(keys):
                 if key not in made:
@@ -115,8 +115,22 @@ class StateEncoder:
                 if key != common_key:
                     self._own_bytes.setdefault(s, {})[i] = made[key]
                     self._own_at.setdefault(s, []).append(i)
-            self._common.append(made[common_key])
+            self._common.append(made.get(common_key, b""))
         self._last = events[-1]
+
+
+_NOBODY = object()  # the common key of an event every seat sees differently: each seat has its own entry
+
+
+def _common_key(keys: list[Any]) -> Any:
+    """The view most seats share, never one seat's own: on a tie a non-owner's view (``False``);
+    when every seat sees the event differently (``initial_tickets``, or a 2-player event seen
+    as ``[True, False]`` with no ``False``), nobody's, so that no seat's secret is ever the
+    default served to the others."""
+    best = max(map(keys.count, keys))
+    if best == 1 and False not in keys:
+        return _NOBODY
+    return False if keys.count(False) == best else next(key for key in keys if keys.count(key) == best)
 
 
 def _entry(event: Any, seat: int, i: int) -> bytes:
