@@ -54,9 +54,9 @@ class Tracker(Protocol):
     (in the thread that makes it), :meth:`end` after it (what it used), :meth:`current` at
     each later view (whether what it used is unchanged)."""
 
-    def begin(self) -> Any: ...
+    def begin(self) -> None: ...
 
-    def end(self, before: Any) -> Hashable: ...
+    def end(self) -> Hashable: ...
 
     def current(self, used: Any) -> bool: ...
 
@@ -201,18 +201,23 @@ def cached(version: Callable[[Request], Hashable],
                 if found is None:
                     lock.acquire()  # another request making this answer: wait for it, then take it
                 try:
-                    again = None if fresh or found is not None else cache.get(key, now, track)
+                    again = None
+                    if not fresh and found is None:
+                        again = cache.get(key, now, track)
+                    elif not fresh:  # due: a view may have made it again between the look and the lock
+                        again, due = cache.lookup(key, now, track, count_due=False)
+                        again = None if due else again
                     if again is not None:
                         return again
                     if track is None:
                         response = handler(request)
                         cache.put(key, now, made, response, ttl_s=most)
                         return response
-                    before = track.begin()  # what it may use, read before the answer is made
+                    track.begin()  # what it uses is noted (and read) as it is asked for
                     try:
                         response = handler(request)
                     finally:
-                        used = track.end(before)
+                        used = track.end()
                     cache.put(key, now, made, response, used, most)
                     return response
                 finally:

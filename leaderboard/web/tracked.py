@@ -11,8 +11,8 @@ costs tens of milliseconds; ten clients waited for them).
 :class:`TrackedRatings` is the server's :class:`~leaderboard.web.fits.RatingsCache` that
 also counts the fits stored *per scope* and notes, while an answer is made (in the
 thread making it), the scopes it asked for.  The answer is kept with what it used
-(:meth:`TrackedRatings.end`): each scope and the count of its fits read *before* the
-answer was made, so a fit stored while it was being made remakes it at the next view
+(:meth:`TrackedRatings.end`): each scope and the count of its fits read *before* its fit
+was, so a fit stored while it was being made remakes it at the next view
 (:meth:`TrackedRatings.current`).
 """
 
@@ -47,8 +47,11 @@ class TrackedRatings(RatingsCache):
     def get(self, store: Store, tournament_id: int | None, players: int | None = None,
             all_versions: bool = False, game: str | None = None) -> Fit:
         used = getattr(self._asking, "scopes", None)
-        if used is not None:
-            used.add(scope_of(tournament_id, players, all_versions, game))
+        if used is not None:  # the scope's count read before its fit is: a fit stored after it remakes the answer
+            scope = scope_of(tournament_id, players, all_versions, game)
+            if scope not in used:
+                with self._made_lock:
+                    used[scope] = self.made.get(scope, 0)
         return super().get(store, tournament_id, players, all_versions, game)
 
     def _refit(self, store: Store, scope: Scope, refit: Any) -> None:
@@ -58,17 +61,16 @@ class TrackedRatings(RatingsCache):
             with self._made_lock:
                 self.made[scope] = self.made.get(scope, 0) + 1
 
-    def begin(self) -> dict[Scope, int]:
-        """Start noting the scopes this thread asks for; the fits made so far (before the answer)."""
-        self._asking.scopes = set()
-        with self._made_lock:
-            return dict(self.made)
+    def begin(self) -> None:
+        """Start noting the scopes this thread asks for, each with the count of its fits stored
+        before it was read (not a copy of every scope's count: one per scope the answer uses)."""
+        self._asking.scopes = {}
 
-    def end(self, before: dict[Scope, int]) -> Used:
-        """Stop noting: the scopes asked for since :meth:`begin`, with their fits made ``before``."""
-        scopes = getattr(self._asking, "scopes", None) or set()
+    def end(self) -> Used:
+        """Stop noting: the scopes asked for since :meth:`begin`, with their fits made before."""
+        scopes = getattr(self._asking, "scopes", None) or {}
         self._asking.scopes = None
-        return frozenset((scope, before.get(scope, 0)) for scope in scopes)
+        return frozenset(scopes.items())
 
     def current(self, used: Used) -> bool:
         """Whether no fit of a scope in ``used`` was stored since the answer was made."""
