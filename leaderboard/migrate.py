@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import functools
 import re
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -174,14 +175,23 @@ def _run(connection: Connection) -> str | None:
 
         config = alembic_config()
         config.attributes["connection"] = connection
+        where = connection.engine.url.render_as_string(hide_password=True)
+        started = time.monotonic()
+        if before is not None:  # a store in use, not a new one: it may take a while, say so
+            _tell(f"upgrading the database {where} from schema revision {before} to {head()} "
+                  "(one transaction; other writers wait; about half a minute per million matches)...")
         try:
             command.upgrade(config, "head")
         except (RuntimeError, NotImplementedError) as exc:  # a revision's own refusal
-            raise StoreError(
-                f"cannot upgrade the database {connection.engine.url.render_as_string(hide_password=True)} "
-                f"(nothing was changed): {exc}"
-            ) from exc
+            raise StoreError(f"cannot upgrade the database {where} (nothing was changed): {exc}") from exc
+        if before is not None:
+            _tell(f"upgraded the database {where} to {head()} in {time.monotonic() - started:.1f} s")
     return before
+
+
+def _tell(message: str) -> None:
+    """A line on standard error for the person waiting (standard output may be a command's data)."""
+    print(f"arena: {message}", file=sys.stderr, flush=True)
 
 
 def _retry_locked(attempt: Callable[[], str | None], tries: int = 5) -> str | None:
@@ -268,12 +278,22 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("message", help="what the revision changes, e.g. 'worker leases'")
     current = sub.add_parser("current", help="the revision a database is at")
     current.add_argument("--db", metavar="URL", default=None, help="as for arena (default: $ARENA_DB, ...)")
+    up = sub.add_parser("upgrade", help="bring a database to the newest revision now (any arena "
+                        "command that opens it would), e.g. before starting workers on a big store")
+    up.add_argument("--db", metavar="URL", default=None, help="as for arena (default: $ARENA_DB, ...)")
     sub.add_parser("list", help="every revision, oldest first")
     args = parser.parse_args(argv)
     if args.action == "new":
         print(f"wrote {new_revision(args.message)}: check it, add the data steps, and test it")
     elif args.action == "list":
         print("\n".join(revisions()))
+    elif args.action == "upgrade":
+        engine = create_db_engine(resolve_db_url(args.db))
+        try:
+            before = upgrade(engine)
+        finally:
+            engine.dispose()
+        print(f"at {head()}" + (" already" if before == head() else f" (was {before or 'new'})"))
     else:
         engine = create_db_engine(resolve_db_url(args.db))
         try:

@@ -58,6 +58,9 @@ MAX_LIMIT = 500
 #: A bot (version) with fewer seats than this has its matches found from its seats (then
 #: sorted); with more, by walking the matches newest first until the page is full.
 FEW_SEATS = 2000
+#: Within a tournament, a bot with many seats is looked for in at most this many of its newest
+#: matches per row of the page before its matches are found from its seats instead.
+WALK_PER_ROW = 40
 
 T = TypeVar("T")
 
@@ -100,6 +103,15 @@ def _decode(cursor: str, kind: str, count: int) -> list[str]:
 
 
 # -- matches ---------------------------------------------------------------------------
+
+
+def _in_tournament(tournament_id: int) -> ColumnElement[bool]:
+    """``tournament_id = T`` written as a range, with ``ORDER BY tournament_id DESC, started_at
+    DESC`` after it: PostgreSQL then walks the (tournament, start) index.  Written as an equality
+    it drops the tournament from the order and, assuming a tournament's matches are spread
+    evenly in time, walks the start-time index of *every* match, skipping the other
+    tournaments' newer ones (a finished tournament under a million matches: 60-200 ms)."""
+    return and_(col(Match.tournament_id) >= tournament_id, col(Match.tournament_id) <= tournament_id)
 
 
 def _seats_of_participant(session: Session, text_: str) -> ColumnElement[bool]:
@@ -147,36 +159,29 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
         select(Match, col(Tournament.game))
         .join(Tournament, col(Match.tournament_id) == col(Tournament.id))
         .options(defer(col(Match.replay_z)))
-        .order_by(col(Match.started_at).desc(), col(Match.id))
         .limit(limit + 1)
     )
+    after: ColumnElement[bool] = true()
     if cursor:
-        when, after = _decode(cursor, "match", 2)
+        when, last = _decode(cursor, "match", 2)
         try:
             started = datetime.fromisoformat(when)
         except ValueError as exc:
             raise BadCursor(f"cursor {cursor[:40]!r} is not one this server handed out") from exc
-        query = query.where(or_(col(Match.started_at) < started,
-                                and_(col(Match.started_at) == started, col(Match.id) > after)))
+        after = or_(col(Match.started_at) < started, and_(col(Match.started_at) == started, col(Match.id) > last))
+    query = query.where(after)
+    newest = (col(Match.started_at).desc(), col(Match.id))
     with store.read_session() as session:
-        few = False
-        if bot is not None:
-            mine = _seats_of_participant(session, bot)
-            seated = sa_select(col(Seat.match_id)).where(mine)
-            if tournament_id is not None:  # few in this tournament (however many elsewhere) counts as few
-                seated = seated.join(Match, col(Match.id) == col(Seat.match_id)).where(
-                    col(Match.tournament_id) == tournament_id)
-            few = session.exec(  # type: ignore[call-overload]
-                sa_select(func.count()).select_from(seated.limit(FEW_SEATS).subquery())).one()[0] < FEW_SEATS
-            if few:  # from its seats: a new version's page must not walk every match to find none
-                query = query.where(col(Match.id).in_(seated))
-            else:  # newest first until the page is full: it is in many of them
-                query = query.where(exists().where(col(Seat.match_id) == col(Match.id), mine))
+        mine = None if bot is None else _seats_of_participant(session, bot)
         if tournament_id is not None:
             _find_tournament(session, tournament_id)
-            # "+ 0" when the bot's seats lead: SQLite would otherwise walk the tournament's matches
-            query = query.where((col(Match.tournament_id) + 0 if few else col(Match.tournament_id)) == tournament_id)
-        found = list(session.exec(query))
+        if mine is not None:
+            found = _bot_matches(session, query, after, mine, tournament_id, limit)
+        elif tournament_id is not None:  # the (tournament, start) index, newest first
+            found = list(session.exec(query.where(_in_tournament(tournament_id))
+                                      .order_by(col(Match.tournament_id).desc(), *newest)))
+        else:
+            found = list(session.exec(query.order_by(*newest)))
         more = len(found) > limit
         found = found[:limit]
         seats = _load_seats(session, [m.id for m, _ in found])
@@ -185,14 +190,45 @@ def match_page(store: Store, *, tournament_id: int | None = None, bot: str | Non
     return Page(rows, following)
 
 
+def _bot_matches(session: Session, query: Any, after: ColumnElement[bool], mine: ColumnElement[bool],
+                 tournament_id: int | None, limit: int) -> list[Any]:
+    """The rows of ``query`` (a page of matches: the cursor's ``after`` and the limit applied)
+    that seat ``mine``, newest first.
+
+    A bot (version) with fewer than :data:`FEW_SEATS` seats is found from its seats, then
+    sorted: a new version's page must not walk every match to find none.  One with more is
+    in many matches: they are walked newest first until the page is full (within a
+    tournament through the (tournament, start) index).  Within a tournament a bot with many
+    seats may still have few there: the walk looks at the tournament's newest
+    ``WALK_PER_ROW * (limit + 1)`` matches (after the cursor) at most; if the page is not full
+    by then, its rows are found from its seats after all.  The answer is the same either way."""
+    newest = (col(Match.started_at).desc(), col(Match.id))
+    seated = sa_select(col(Seat.match_id)).where(mine)
+    few = session.exec(  # type: ignore[call-overload]
+        sa_select(func.count()).select_from(seated.limit(FEW_SEATS).subquery())).one()[0] < FEW_SEATS
+    from_seats = query.where(col(Match.id).in_(seated)).order_by(*newest)
+    if tournament_id is not None:
+        # "+ 0" when the bot's seats lead: SQLite would otherwise walk the tournament's matches
+        from_seats = from_seats.where(col(Match.tournament_id) + 0 == tournament_id)
+    if few:
+        return list(session.exec(from_seats))
+    in_bot = exists().where(col(Seat.match_id) == col(Match.id), mine)
+    if tournament_id is None:
+        return list(session.exec(query.where(in_bot).order_by(*newest)))
+    window = (sa_select(col(Match.id)).where(_in_tournament(tournament_id), after)
+              .order_by(col(Match.tournament_id).desc(), *newest).limit(WALK_PER_ROW * (limit + 1)).subquery())
+    walked = list(session.exec(query.where(col(Match.id).in_(sa_select(window.c.id)), in_bot).order_by(*newest)))
+    return walked if len(walked) > limit else list(session.exec(from_seats))
+
+
 def newest_ends(store: Store, tournament_id: int, limit: int) -> list[datetime]:
     """When the tournament's newest ``limit`` matches (by start) ended: their start and
     duration only, through the (tournament, start time) index."""
     with store.read_session() as session:
         rows = session.exec(  # type: ignore[call-overload]
             sa_select(col(Match.started_at), col(Match.duration_s))
-            .where(col(Match.tournament_id) == tournament_id)
-            .order_by(col(Match.started_at).desc()).limit(limit)).all()
+            .where(_in_tournament(tournament_id))
+            .order_by(col(Match.tournament_id).desc(), col(Match.started_at).desc()).limit(limit)).all()
     return [started + timedelta(seconds=duration) for started, duration in rows]
 
 
@@ -272,15 +308,25 @@ def incidents(store: Store, participant: str, tournament_id: int | None,
         _, version = _find_version(session, participant)
         # In SQL text for SQLite's sake: without statistics it would walk all the version's
         # seats by the other index on bot_version_id, so it is told which one to use.
-        hint = "INDEXED BY ix_seats_incidents" if session.get_bind().dialect.name == "sqlite" else ""
+        params: dict[str, Any] = {"version": version.id, "limit": limit}
+        seats = "seats AS s"
+        if session.get_bind().dialect.name == "sqlite":
+            seats = "seats AS s INDEXED BY ix_seats_incidents"
+        elif session.exec(text(  # type: ignore[call-overload]
+                f"SELECT count(*) FROM (SELECT 1 FROM seats WHERE bot_version_id = :version AND ({SEAT_INCIDENT}) "
+                f"LIMIT {FEW_SEATS}) AS few"), params=params).one()[0] < FEW_SEATS:
+            # PostgreSQL would walk every match newest first, looking for the version's seats
+            # among them (0.5-1 s at a million matches); with few such seats, read them first
+            # ("OFFSET 0" keeps the subquery as it is written), then sort.  With many, the walk
+            # finds the newest ones soon.
+            seats = f"(SELECT * FROM seats WHERE bot_version_id = :version AND ({SEAT_INCIDENT}) OFFSET 0) AS s"
         scoped = "" if tournament_id is None else "AND m.tournament_id = :tournament"
         query = text(
             f"SELECT s.match_id, m.tournament_id, s.seat, s.place, s.forfeited, s.faults_json "
-            f"FROM seats AS s {hint} JOIN matches AS m ON s.match_id = m.id "
+            f"FROM {seats} JOIN matches AS m ON s.match_id = m.id "
             f"WHERE s.bot_version_id = :version AND ({SEAT_INCIDENT}) {scoped} "
             f"ORDER BY m.started_at DESC, m.id LIMIT :limit"
         )
-        params: dict[str, Any] = {"version": version.id, "limit": limit}
         if tournament_id is not None:
             params["tournament"] = tournament_id
         rows = session.exec(query, params=params).all()  # type: ignore[call-overload]

@@ -28,6 +28,7 @@ def test_bench_host_times_any_bot_next_to_an_empty_call(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "30 decisions with greedy-bot" in out
     assert "empty gRPC call, same loop (the floor)" in out and "decision / empty call (p50):" in out
+    assert "(p50 of its parts: legal actions" in out and "the request" in out
     assert "CPU per call (all threads): the bot" in out
     assert "whole 4-player match" not in out  # --matches 0
 
@@ -37,6 +38,7 @@ def test_bench_host_figures_include_the_floor() -> None:
     assert figures.bot == "random-bot" and figures.decisions == 25
     assert 0 < figures.empty_p50_us <= figures.empty_p99_us
     assert 0 < figures.host_p50_us < figures.grpc_p50_us
+    assert 0 < figures.legal_p50_us < figures.host_p50_us and 0 < figures.request_p50_us < figures.host_p50_us
     assert figures.floor_ratio == pytest.approx(figures.grpc_p50_us / figures.empty_p50_us)
     # CPU per call of the bot's process and of the empty server (all their threads, from /proc)
     assert figures.bot_cpu_us is not None and figures.bot_cpu_us > 0

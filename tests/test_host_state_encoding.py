@@ -168,6 +168,39 @@ def test_ticket_to_ride_event_views_follow_their_view_keys() -> None:
     assert seen > 500
 
 
+def test_ticket_to_ride_common_event_entries_are_never_one_seats_own_view() -> None:
+    """The entry served to every seat that has none of its own is an entry a non-owner sees (or
+    nothing, when every seat sees the event its own way): no seat's cards or tickets are ever
+    the default, so a slip in putting the own entries in could not show them to the others."""
+    from arena.games.ticket_to_ride_pennsylvania import knowledge as ttr_knowledge
+    from arena.games.ticket_to_ride_pennsylvania.kit import wire_state
+
+    game = get_game("ticket_to_ride_pennsylvania")
+    rng = random.Random(17)
+    private = 0
+    for players in _tables(game):
+        state = game.new_state(players, 70 + players)
+        encoder = wire_state.StateEncoder()
+        while not state.is_terminal():
+            seat = state.current_seats()[0]
+            assert encoder.encode(state, seat) is not None
+            state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+        common = encoder._common
+        assert len(common) > 100
+        for i, entry in enumerate(common):
+            event = state.events[i]
+            keys = [ttr_knowledge.view_key(event, s) for s in range(players)]
+            if all(key is None for key in keys):
+                continue
+            private += 1
+            outsiders = [s for s, key in enumerate(keys) if key is False]
+            if outsiders:
+                assert entry == wire_state._entry(event, outsiders[0], i), (players, event["type"])
+            else:  # every seat sees it its own way (initial tickets)
+                assert entry == b"", (players, event["type"])
+    assert private > 50
+
+
 @pytest.mark.parametrize("game_name", _GAMES)
 def test_the_state_path_is_taken(game_name: str) -> None:
     """The kit's state encoder answers at every decision of whole games at every table size (a

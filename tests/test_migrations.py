@@ -276,6 +276,36 @@ def test_a_union_pacific_database_at_0004_keeps_its_ratings_and_standings(db_url
         assert reference.matches == sum("(imaginary)" in m.places for m in before)
 
 
+def test_an_upgrade_of_a_store_in_use_is_announced_and_a_new_store_is_not(
+        db_url: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """An upgrade of a big store takes a while (revision 0007 builds indexes over every seat):
+    the person waiting is told on standard error, from which revision, and when it is done."""
+    Store.open(db_url).close()
+    assert capfd.readouterr().err == "", "a new database is made silently"
+    with Store.open(db_url):
+        pass
+    assert capfd.readouterr().err == "", "a database at the newest revision is opened silently"
+
+    engine = create_db_engine(resolve_db_url(db_url))
+    try:
+        with engine.connect() as connection, connection.begin():
+            connection.execute(text("DROP INDEX ix_seats_fit"))
+            connection.execute(text("DROP INDEX ix_matches_fit"))
+            connection.execute(text("UPDATE alembic_version SET version_num = '0006_deals'"))
+    finally:
+        engine.dispose()
+    assert migrate.main(["current", "--db", db_url]) == 0
+    assert capfd.readouterr().out == f"0006_deals (newest: {migrate.head()})\n"
+    assert migrate.main(["upgrade", "--db", db_url]) == 0
+    out, err = capfd.readouterr()
+    assert out == f"at {migrate.head()} (was 0006_deals)\n"
+    assert f"from schema revision 0006_deals to {migrate.head()}" in err
+    assert "upgraded the database" in err and err.count("\n") == 2
+    assert revision_of(db_url) == migrate.head()
+    assert migrate.main(["upgrade", "--db", db_url]) == 0
+    assert capfd.readouterr() == (f"at {migrate.head()} already\n", "")
+
+
 def test_a_database_from_a_newer_arena_is_refused_untouched(db_url: str) -> None:
     Store.open(db_url).close()
     engine = create_db_engine(resolve_db_url(db_url))

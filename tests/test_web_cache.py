@@ -212,16 +212,29 @@ def test_data_version_changes_with_each_kind_of_change(db_url: str, templates: d
         assert queries.data_version(store) == seen[-1]  # nothing changed: the same
 
 
-@pytest.mark.parametrize("few_seats", [1, 10_000])
+@pytest.mark.parametrize(("few_seats", "walk"), [(1, 1), (1, 1000), (10_000, 40)])
 def test_a_bots_matches_are_the_same_whichever_way_they_are_found(db_url: str, templates: dict[int, list[Any]],
-                                                                  few_seats: int,
+                                                                  few_seats: int, walk: int,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot with many seats is found by walking the matches, one with few from its seats
-    (queries.FEW_SEATS): the pages are the same, with and without a tournament, for a bot,
-    one version, and a new version with no match at all."""
+    (queries.FEW_SEATS); within a tournament the walk looks at queries.WALK_PER_ROW matches
+    a row at most, then the page is found from the seats after all (walk 1: most pages are):
+    the pages are the same, with and without a tournament, for a bot, one version, and a new
+    version with no match at all; and a tournament's own pages are its matches newest first."""
     monkeypatch.setattr(queries, "FEW_SEATS", few_seats)
+    monkeypatch.setattr(queries, "WALK_PER_ROW", walk)
     with Store.open(db_url) as store:
         tournaments = fill(store, 30, templates=templates, bots=8, tournaments=2)
+        for tid in tournaments:
+            expected = [m.id for m in store.list_matches(tournament_id=tid)]
+            got, cursor = [], None
+            while True:
+                page = queries.match_page(store, tournament_id=tid, limit=7, cursor=cursor)
+                got += [m.id for m in page.items]
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+            assert got == expected and len(expected) >= 10
         bot = store.list_matches()[0].seats[0].bot
         name = bot.split("@")[0]
         store.add_bot(name, "2.0", "me", "python", manifest_path="/x/bot.toml", files_sha256="ab" * 32)
@@ -238,3 +251,199 @@ def test_a_bots_matches_are_the_same_whichever_way_they_are_found(db_url: str, t
                         break
                 assert got == expected, (who, tid)
                 assert (who == f"{name}@2") == (expected == [])
+
+
+@pytest.mark.parametrize("few_seats", [1, 10_000])
+def test_a_bots_faults_are_the_same_whichever_way_they_are_found(db_url: str, templates: dict[int, list[Any]],
+                                                                 few_seats: int,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A version's faulted or forfeited seats, newest first: on PostgreSQL read from the seats
+    first when there are fewer than queries.FEW_SEATS of them, else by walking the matches;
+    the same either way, with and without a tournament, and as the stored matches say."""
+    import arena.bench.store as bench
+
+    monkeypatch.setattr(queries, "FEW_SEATS", few_seats)
+    monkeypatch.setattr(bench, "FAULT_RATE", 0.3)
+    with Store.open(db_url) as store:
+        tournaments = fill(store, 40, templates=templates, bots=6, tournaments=2)
+        bot = store.list_matches()[0].seats[0].bot
+        for tid in (None, *tournaments):
+            expected = [(m.id, s.seat) for m in store.list_matches(tournament_id=tid, bot=bot)
+                        for s in m.seats if s.bot == bot and (s.faults or s.forfeited)]
+            for limit in (3, 500):
+                got = queries.incidents(store, bot, tid, limit)
+                assert [(i.id, i.seat) for i in got] == expected[:limit], (tid, limit)
+            assert len(expected) >= 3 and all(i.faults for i in queries.incidents(store, bot, tid, 500))
+
+
+def test_a_tournaments_newest_ends_are_its_own(db_url: str, templates: dict[int, list[Any]]) -> None:
+    """The progress rate's input: when the tournament's newest matches ended, however the
+    tournaments' matches interleave in time."""
+    from datetime import timedelta
+
+    with Store.open(db_url) as store:
+        tournaments = fill(store, 40, templates=templates, bots=6, tournaments=3)
+        for tid in tournaments:
+            mine = sorted(store.list_matches(tournament_id=tid), key=lambda m: m.started_at, reverse=True)
+            expected = [m.started_at + timedelta(seconds=m.duration_s) for m in mine[:5]]
+            assert queries.newest_ends(store, tid, 5) == expected and len(mine) > 5
+
+
+def _wait_for_fits(ratings: Any, count: int) -> None:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and ratings.fits_made < count:
+        time.sleep(0.05)
+    assert ratings.fits_made >= count
+
+
+def test_a_fit_remakes_only_the_answers_made_from_its_scope(db_url: str, templates: dict[int, list[Any]]) -> None:
+    """Each kept answer notes the rating fits it was made from (leaderboard/web/tracked.py):
+    a fit of another scope keeps it; a fit of its own scope (here its first, finishing after
+    the page was shown as "being fitted") makes it again at the next view."""
+    import threading
+
+    from leaderboard.web.fits import build_fit
+    from leaderboard.web.tracked import TrackedRatings
+
+    gate = threading.Event()
+
+    def gated(store: Store, *scope: Any) -> Any:
+        if scope[1] == 3:  # the three-player scope waits for the test
+            assert gate.wait(120)
+        return build_fit(store, *scope)
+
+    with Store.open(db_url) as writer:
+        tid = fill(writer, 30, templates=templates, bots=8, tournaments=1)[0]
+    app = create_app(db_url)
+    app.state.web.ratings = ratings = TrackedRatings(build=gated, first_wait_s=300, wait_s=300)
+    cache: ResponseCache = app.state.responses
+    cache.ttl_s = 600  # the clock plays no part here
+    with TestClient(app) as client:
+        kept = ["/", "/api/leaderboard", f"/tournaments/{tid}", f"/api/leaderboard?tournament={tid}"]
+        for p in kept:  # made while its scope's first fit was made (and waited for): made again at the next view
+            client.get(p)
+        first = {p: client.get(p).content for p in kept}
+        fits = ratings.fits_made
+        assert fits >= 2  # the overall scope and the tournament's (its page: every version)
+        hits = cache.hits
+        assert all(client.get(p).content == first[p] for p in kept) and cache.hits == hits + len(kept)
+
+        # another scope's fit: the answers above are still the kept ones
+        assert not client.get("/api/leaderboard?players=2").json()["fit"]["fitting"]
+        assert ratings.fits_made == fits + 1
+        deadline = time.monotonic() + 60  # counted per scope just after the view that waited for it was let go
+        while time.monotonic() < deadline and not any(scope[1] == 2 for scope in ratings.made):
+            time.sleep(0.01)
+        assert [n for scope, n in ratings.made.items() if scope[1] == 2] == [1]
+        hits = cache.hits
+        assert all(client.get(p).content == first[p] for p in kept) and cache.hits == hits + len(kept)
+
+        # the page of a scope whose first fit is not done: shown without ratings, then with them
+        ratings.first_wait_s = 0.2
+        waiting = client.get("/api/leaderboard?players=3").json()
+        assert waiting["fit"]["fitting"] and waiting["rows"] == []
+        assert client.get("/api/leaderboard?players=3").json() == waiting  # kept while the fit runs
+        gate.set()
+        _wait_for_fits(ratings, fits + 2)
+        fitted = client.get("/api/leaderboard?players=3").json()
+        assert not fitted["fit"]["fitting"] and fitted["rows"]
+        hits = cache.hits
+        assert all(client.get(p).content == first[p] for p in kept) and cache.hits == hits + len(kept)
+
+
+def test_an_untracked_ratings_cache_keys_answers_by_every_fit(tmp_path: Path,
+                                                              templates: dict[int, list[Any]]) -> None:
+    """A plain RatingsCache (no scopes noted): any fit made remakes every kept answer."""
+    from leaderboard.web.fits import RatingsCache
+
+    url = f"sqlite:///{tmp_path / 'arena.sqlite'}"
+    with Store.open(url) as writer:
+        fill(writer, 12, templates=templates, bots=6, tournaments=1)
+    app = create_app(url)
+    app.state.web.ratings = ratings = RatingsCache(first_wait_s=300, wait_s=300)
+    cache: ResponseCache = app.state.responses
+    cache.ttl_s = 600
+    with TestClient(app) as client:
+        client.get("/api/leaderboard")
+        client.get("/api/leaderboard")  # the first was made before its fit counted: made again
+        hits = cache.hits
+        client.get("/api/leaderboard")
+        assert cache.hits == hits + 1
+        client.get("/api/leaderboard?players=2")
+        assert ratings.fits_made == 2
+        hits = cache.hits
+        client.get("/api/leaderboard")
+        assert cache.hits == hits  # made again
+
+
+def test_a_tournaments_progress_is_shared_briefly_and_shows_a_new_match_at_once(
+        db_url: str, templates: dict[int, list[Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """/api/tournaments/{id}/progress is kept at most app.PROGRESS_TTL_S seconds (the clock and
+    the workers' claims are not in the data version), and a match stored shows at once."""
+    import leaderboard.web.app as web_app
+
+    with Store.open(db_url) as writer:
+        tid = fill(writer, 12, templates=templates, bots=6, tournaments=1)[0]
+        app = create_app(db_url)
+        cache: ResponseCache = app.state.responses
+        cache.ttl_s = 600
+        path = f"/api/tournaments/{tid}/progress"
+        with TestClient(app) as client:
+            monkeypatch.setattr(web_app, "PROGRESS_TTL_S", 600)
+            first = client.get(path)
+            hits = cache.hits
+            assert client.get(path).content == first.content and cache.hits == hits + 1
+            done = first.json()["done"]
+            assert done == queries.match_count(writer, tid)
+            from arena.bench.store import Filler
+
+            deal = Filler(templates, [b.participant for b in writer.list_bots()], seed=5).deal("late", 1.8e9)
+            writer.record_matches([(tid, 1000 + k, 99, r) for k, r in enumerate(deal)])
+            assert client.get(path).json()["done"] == done + len(deal)
+            monkeypatch.setattr(web_app, "PROGRESS_TTL_S", 0)  # not kept at all
+            hits = cache.hits
+            client.get(path)
+            client.get(path)
+            assert cache.hits == hits
+
+
+def test_an_answer_near_its_ttl_is_made_again_by_one_view_while_the_others_get_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past cache.REFRESH_SHARE of its ttl a kept answer is due: the first view makes it again,
+    the views meanwhile get the kept one at once (it is still within its ttl) instead of
+    waiting; past the ttl itself every view waits for the new one."""
+    import threading
+
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    import leaderboard.web.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "REFRESH_SHARE", 0.0)  # every kept answer is due at once
+    started, gate = threading.Event(), threading.Event()
+    made: list[int] = []
+
+    @cached(lambda request: "v1")
+    def page(request: Any) -> Response:
+        made.append(1)
+        if len(made) == 2:  # the remake: held until the test has viewed the page meanwhile
+            started.set()
+            assert gate.wait(60)
+        return Response(f"page{len(made)}".encode())
+
+    app = Starlette(routes=[Route("/", page)])
+    app.state.responses = cache = ResponseCache(ttl_s=600)
+    with TestClient(app) as client:
+        assert client.get("/").content == b"page1"
+        remade: list[bytes] = []
+        remaking = threading.Thread(target=lambda: remade.append(client.get("/").content))
+        remaking.start()
+        assert started.wait(60)
+        assert client.get("/").content == b"page1" and len(made) == 2  # not waiting for the remake
+        gate.set()
+        remaking.join()
+        assert remade == [b"page2"]
+        monkeypatch.setattr(cache_module, "REFRESH_SHARE", 1.0)
+        assert client.get("/").content == b"page2"  # the remake was kept
+        cache.ttl_s = 0  # past the ttl: made afresh, every time
+        assert [client.get("/").content for _ in range(2)] == [b"page3", b"page4"]

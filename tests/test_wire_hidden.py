@@ -23,6 +23,9 @@ from arena.host.match import LocalPlayer, MatchConfig, _Match, run_match
 from arena.host.pool import BotPool
 from arena.policies import RandomPolicy
 from tests.games.scenario import hidden_view
+from tests.games.test_ttr_observation import HIDDEN as TTR_HIDDEN
+from tests.games.test_ttr_observation import PUBLIC as TTR_PUBLIC
+from tests.games.test_ttr_observation import game_prefixes as ttr_prefixes
 from tests.games.test_up_observation import HIDDEN, game_prefixes
 
 GAME = get_game("union_pacific")
@@ -83,3 +86,38 @@ def test_the_match_id_and_the_start_request_carry_no_seed() -> None:
         assert str(seed) not in match_id and str(seed % 100_000) not in match_id
         assert len(match_id) >= 14
     assert str(seed).encode() not in start and _varint(seed) not in start
+
+
+# -- Ticket to Ride: the same property, on the runner's path (fields and events written from the state)
+
+TTR = get_game("ticket_to_ride_pennsylvania")
+
+
+def _ttr_wire(state, me: int, observations: ObservationEncoder | None = None) -> bytes:
+    legal = state.legal_actions(me) if me in state.current_seats() else []
+    client = SeatClient(BotConnection("unix:/nonexistent/bot.sock"), match_id="m" * 20, seat=me, clocks=Clocks(),
+                        encoder=encoder_for(TTR), observations=observations)
+    return client.payload(state, len(state.history), None, legal)
+
+
+#: Public changes to the fields (not the log, which the encoders trust to only grow).
+_FIELD_CHANGES = [m for m in TTR_PUBLIC if m.__name__ != "change_public_event_in_window"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=ttr_prefixes(), data=st.data())
+def test_ticket_to_ride_hidden_changes_never_reach_the_wire_and_public_ones_do(state, data: st.DataObject) -> None:
+    me = data.draw(st.integers(min_value=0, max_value=state.num_players - 1), label="observer")
+    rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**32 - 1), label="mutation seed"))
+    shared = ObservationEncoder()  # sees the state before and after each change, as a match's encoder does
+    before = _ttr_wire(state, me, shared)
+    assert ObservationEncoder().encode(state.observation(me)) in before  # the dict path's observation bytes
+    twin = state.clone()
+    if sum(mutation(twin, me, rng) for mutation in TTR_HIDDEN):
+        assert _ttr_wire(twin, me) == before, "hidden information reaches the wire"
+    if sum(mutation(state, me, rng) for mutation in TTR_HIDDEN):  # in place: nothing kept may show it either
+        assert _ttr_wire(state, me, shared) == before, "hidden information reaches the wire"
+    for mutation in _FIELD_CHANGES:
+        if mutation(state, me, rng):  # in place: a kept field must not go stale
+            expected = ObservationEncoder().encode(state.observation(me))
+            assert expected in _ttr_wire(state, me, shared), f"{mutation.__name__}: a kept field went stale"

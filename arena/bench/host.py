@@ -2,7 +2,9 @@
 
 The decision round trip is what the match runner does for one decision of a bot:
 legal actions, the observation, encoding the request (the host's own work), the
-Decide call, reading the reply.  It is timed against a bot (by default the Python
+Decide call, reading the reply; it is timed first at each decision, as the runner meets it
+(the in-process decision, which computes the legal actions too, is timed after the empty
+call, so it does not warm the host's path).  It is timed against a bot (by default the Python
 random sample bot; ``--bot`` any manifest or ``HOST:PORT``), one decision at a time,
 through real games.  In the same loop, after every decision, the benchmark times an
 empty call (empty request, empty reply) to a Python grpcio server that does nothing
@@ -68,6 +70,10 @@ class HostFigures:
     #: Unlike wall times these hardly move with the machine's load.
     bot_cpu_us: float | None = None
     empty_cpu_us: float | None = None
+    #: The host's own work split (p50 of each part): the engine's legal actions, and the request
+    #: (the observation written from the state, the legal actions' bytes, the head).
+    legal_p50_us: float = 0.0
+    request_p50_us: float = 0.0
 
     @property
     def floor_ratio(self) -> float:
@@ -151,6 +157,8 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
     grpc_times: list[float] = []
     wire_times: list[float] = []
     host_times: list[float] = []
+    legal_times: list[float] = []
+    request_times: list[float] = []
     local_times: list[float] = []
     empty_times: list[float] = []
     empty = _EmptyServer()
@@ -177,23 +185,27 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
                     while not state.is_terminal() and len(grpc_times) < decisions:
                         seat = state.current_seats()[0]
                         client = clients[seat]
-                        t0 = time.perf_counter()
-                        legal = state.legal_actions(seat)
-                        local(state, seat, legal)
+                        # The host's path first, as the match runner meets it (nothing of it ran since
+                        # the last decision); the in-process figure after the empty call.
                         t1 = time.perf_counter()
                         legal = state.legal_actions(seat)
+                        t1b = time.perf_counter()
                         payload = client.payload(state, len(state.history), None, legal)  # as the match runner does
                         t2 = time.perf_counter()
                         decision = client.decide(payload, len(legal))
                         t3 = time.perf_counter()
                         empty.call(b"", timeout=10.0)
                         t4 = time.perf_counter()
+                        local(state, seat, state.legal_actions(seat))
+                        t5 = time.perf_counter()
                         if decision.index is None:
                             raise RuntimeError(f"the bot failed a decision: {decision.fault}")
-                        local_times.append(t1 - t0)
+                        local_times.append(t5 - t4)
                         grpc_times.append(t3 - t1)
                         wire_times.append(t3 - t2)
                         host_times.append(t2 - t1)
+                        legal_times.append(t1b - t1)
+                        request_times.append(t2 - t1b)
                         empty_times.append(t4 - t3)
                         state.apply_action(seat, legal[decision.index])
                     game_no += 1
@@ -232,4 +244,5 @@ def bench_host(bot: str | Path | BotSpec = RANDOM_SAMPLE, *, decisions: int = 20
         match_local_ms=statistics.median(local_matches) * 1000 if local_matches else 0.0,
         bot_cpu_us=_cpu_per_call(cpu_start[0], cpu_end[0], len(grpc_times)),
         empty_cpu_us=_cpu_per_call(cpu_start[1], cpu_end[1], len(grpc_times)),
+        legal_p50_us=_percentile(legal_times, 0.5) * us, request_p50_us=_percentile(request_times, 0.5) * us,
     )

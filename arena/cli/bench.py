@@ -171,7 +171,8 @@ def run_host(args: argparse.Namespace) -> int:
     table.add_row("same decision in-process (random policy)", f"{f.local_p50_us:,.0f} µs", f"{f.local_p99_us:,.0f} µs")
     console.print(table)
     console.print(f"decision / empty call (p50): {f.floor_ratio:.2f}x; the host's own work: p50 {f.host_p50_us:,.0f} µs, "
-                  f"mean {f.host_mean_us:,.0f} µs")
+                  f"mean {f.host_mean_us:,.0f} µs (p50 of its parts: legal actions {f.legal_p50_us:,.0f} µs, the request "
+                  f"{f.request_p50_us:,.0f} µs)")
     if f.bot_cpu_us is not None and f.empty_cpu_us is not None:
         console.print(f"CPU per call (all threads): the bot {f.bot_cpu_us:,.0f} µs per decision, the empty server "
                       f"{f.empty_cpu_us:,.0f} µs per empty call ({f.bot_cpu_us / f.empty_cpu_us:.2f}x)")

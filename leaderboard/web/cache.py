@@ -30,6 +30,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -38,10 +39,26 @@ from starlette.responses import Response
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: How old an answer may be, at most, whatever the data version (seconds).
 DEFAULT_TTL_S = 5.0
+#: From this share of its ttl on, an answer is made again by the first view, while the views
+#: meanwhile still get it (it is not older than its ttl): no view waits when only the clock passed.
+REFRESH_SHARE = 0.8
 #: Answers kept at most, whatever their size.
 MAX_ENTRIES = 2000
 #: What an answer costs beyond its body, headers and address (the entry, the key's tuple).
 ENTRY_OVERHEAD = 400
+
+
+class Tracker(Protocol):
+    """What else an answer was made from, noted while it is made (the rating fits it used,
+    :class:`leaderboard.web.tracked.TrackedRatings`): :meth:`begin` before the answer is made
+    (in the thread that makes it), :meth:`end` after it (what it used), :meth:`current` at
+    each later view (whether what it used is unchanged)."""
+
+    def begin(self) -> None: ...
+
+    def end(self) -> Hashable: ...
+
+    def current(self, used: Any) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,8 @@ class _Entry:
     headers: tuple[tuple[bytes, bytes], ...]
     body: bytes
     size: int  # what it counts for against max_bytes
+    used: Hashable = None  # what else it was made from (a Tracker's end()), checked at each view
+    ttl_s: float | None = None  # how old it may be, if less than the cache's ttl_s
 
 
 def _size(key: Hashable, headers: tuple[tuple[bytes, bytes], ...], body: bytes) -> int:
@@ -77,22 +96,41 @@ class ResponseCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, key: Hashable, version: Hashable) -> Response | None:
-        """The kept answer of ``key`` if it was made at ``version`` less than ``ttl_s`` ago."""
+    def get(self, key: Hashable, version: Hashable, tracker: Tracker | None = None) -> Response | None:
+        """The kept answer of ``key`` if it was made at ``version`` less than ``ttl_s`` ago (and,
+        with a ``tracker``, what else it used is still current)."""
+        return self.lookup(key, version, tracker)[0]
+
+    def lookup(self, key: Hashable, version: Hashable, tracker: Tracker | None = None,
+               count_due: bool = True) -> tuple[Response | None, bool]:
+        """As :meth:`get`, and whether the answer is due to be made again: older than
+        :data:`REFRESH_SHARE` of its ttl (still valid; ``count_due``: counted as a hit)."""
         now = time.monotonic()
         with self._lock:
             entry = self._entries.get(key)
-            if entry is None or entry.version != version or now - entry.made >= self.ttl_s:
+            ttl = self.ttl_s if entry is None or entry.ttl_s is None else min(self.ttl_s, entry.ttl_s)
+            if entry is None or entry.version != version or now - entry.made >= ttl \
+                    or (tracker is not None and not tracker.current(entry.used)):
                 self.misses += 1
-                return None
-            self._entries.move_to_end(key)
-            self.hits += 1
+                return None, False
+            due = now - entry.made >= REFRESH_SHARE * ttl
+            if count_due or not due:
+                self._entries.move_to_end(key)
+                self.hits += 1
         response = Response(entry.body, status_code=entry.status)
         response.raw_headers = list(entry.headers)
-        return response
+        return response, due
 
-    def put(self, key: Hashable, version: Hashable, made: float, response: Response) -> None:
-        """Keep ``response`` (a 200 with its whole body) as ``key``'s answer at ``version``."""
+    def hit(self) -> None:
+        """Count a view given a kept answer that :meth:`lookup` said was due (another view remakes it)."""
+        with self._lock:
+            self.hits += 1
+
+    def put(self, key: Hashable, version: Hashable, made: float, response: Response, used: Hashable = None,
+            ttl_s: float | None = None) -> None:
+        """Keep ``response`` (a 200 with its whole body) as ``key``'s answer at ``version``
+        (``used``: what else it was made from, for the tracker of :meth:`get`; ``ttl_s``: how
+        old it may be, at most, if less than the cache's ``ttl_s``)."""
         body = getattr(response, "body", None)
         if response.status_code != 200 or not isinstance(body, bytes) or response.background is not None:
             return
@@ -100,7 +138,7 @@ class ResponseCache:
         size = _size(key, headers, body)
         if size > self.max_bytes // 8:
             return
-        entry = _Entry(version, made, response.status_code, headers, body, size)
+        entry = _Entry(version, made, response.status_code, headers, body, size, used, ttl_s)
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
@@ -131,33 +169,59 @@ class ResponseCache:
             self.bytes = 0
 
 
-def cached(version: Callable[[Request], Hashable]) -> Callable[[Callable[[Request], Response]],
-                                                               Callable[[Request], Response]]:
+def cached(version: Callable[[Request], Hashable],
+           tracker: Callable[[Request], Tracker | None] | None = None,
+           ttl_s: Callable[[], float] | None = None,
+           ) -> Callable[[Callable[[Request], Response]], Callable[[Request], Response]]:
     """A request handler whose answers are kept in the app's :class:`ResponseCache`
-    (``request.app.state.responses``) under the request's address and ``version(request)``."""
+    (``request.app.state.responses``) under the request's address and ``version(request)``;
+    with ``tracker``, each answer also with what the request's :class:`Tracker` noted it used;
+    with ``ttl_s``, each at most ``ttl_s()`` seconds old (if less than the cache's; 0: not kept)."""
 
     def wrap(handler: Callable[[Request], Response]) -> Callable[[Request], Response]:
         @functools.wraps(handler)
         def answer(request: Request) -> Response:
             cache: ResponseCache | None = getattr(request.app.state, "responses", None)
-            if cache is None or cache.max_bytes == 0:
+            most = None if ttl_s is None else ttl_s()
+            if cache is None or cache.max_bytes == 0 or most == 0:
                 return handler(request)
             made = time.monotonic()
             now = version(request)  # before the answer is made: a change meanwhile makes it again next time
+            track = tracker(request) if tracker is not None else None
             key = (request.scope.get("root_path", ""), request.url.path, request.url.query)
             fresh = "no-cache" in request.headers.get("cache-control", "").lower()
-            found = None if fresh else cache.get(key, now)
-            if found is not None:
+            found, due = (None, False) if fresh else cache.lookup(key, now, track, count_due=False)
+            if found is not None and not due:
                 return found
             lock = cache.making(key)
             try:
-                with lock:  # another request making this answer: wait for it, then take it
-                    found = None if fresh else cache.get(key, now)
-                    if found is not None:
-                        return found
-                    response = handler(request)
-                    cache.put(key, now, made, response)
+                if found is not None and not lock.acquire(blocking=False):
+                    cache.hit()  # due, and another view is making it again: this one is still valid
+                    return found
+                if found is None:
+                    lock.acquire()  # another request making this answer: wait for it, then take it
+                try:
+                    again = None
+                    if not fresh and found is None:
+                        again = cache.get(key, now, track)
+                    elif not fresh:  # due: a view may have made it again between the look and the lock
+                        again, due = cache.lookup(key, now, track, count_due=False)
+                        again = None if due else again
+                    if again is not None:
+                        return again
+                    if track is None:
+                        response = handler(request)
+                        cache.put(key, now, made, response, ttl_s=most)
+                        return response
+                    track.begin()  # what it uses is noted (and read) as it is asked for
+                    try:
+                        response = handler(request)
+                    finally:
+                        used = track.end()
+                    cache.put(key, now, made, response, used, most)
                     return response
+                finally:
+                    lock.release()
             finally:
                 cache.made(key, lock)
 
@@ -166,4 +230,5 @@ def cached(version: Callable[[Request], Hashable]) -> Callable[[Callable[[Reques
     return wrap
 
 
-__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TTL_S", "ENTRY_OVERHEAD", "MAX_ENTRIES", "ResponseCache", "cached"]
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TTL_S", "ENTRY_OVERHEAD", "MAX_ENTRIES", "ResponseCache", "Tracker",
+           "cached"]

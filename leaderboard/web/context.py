@@ -17,6 +17,7 @@ from leaderboard.web.cache import ResponseCache
 from leaderboard.web.fits import RatingsCache
 from leaderboard.web.games import ViewCache
 from leaderboard.web.publication import Redactor, _IsolationCache
+from leaderboard.web.tracked import TrackedRatings
 
 
 def links(request: Request) -> dict[str, Callable[..., str]]:
@@ -53,7 +54,7 @@ class Web:
     data version, :mod:`leaderboard.web.cache`), and the templates."""
 
     templates: Jinja2Templates
-    ratings: RatingsCache = field(default_factory=RatingsCache)
+    ratings: RatingsCache = field(default_factory=TrackedRatings)
     isolation: _IsolationCache = field(default_factory=_IsolationCache)
     views: ViewCache = field(default_factory=ViewCache)
     responses: ResponseCache = field(default_factory=ResponseCache)
@@ -70,8 +71,15 @@ class Web:
         return self.holder["store"]
 
     def version(self) -> tuple[Any, ...]:
-        """What the answers depend on: the store's data version and the rating fits made."""
-        return (queries.data_version(self.store), self.ratings.fits_made)
+        """What every answer depends on: the store's data version; and, unless the rating fits
+        are tracked per scope (:meth:`tracker`), the number of fits made."""
+        data = queries.data_version(self.store)
+        return (data,) if isinstance(self.ratings, TrackedRatings) else (data, self.ratings.fits_made)
+
+    def tracker(self) -> TrackedRatings | None:
+        """What notes the rating fits each answer used (a fit of one scope remakes only the
+        answers made from that scope's fit), if the fits are tracked per scope."""
+        return self.ratings if isinstance(self.ratings, TrackedRatings) else None
 
     def page(self, request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
         context = Redactor.of(self.store).clean(context) if "store" in self.holder else context

@@ -269,3 +269,22 @@ def test_incremental_build_lists_equal_their_definition_after_every_action(playe
             for seat in state.current_seats():
                 legal = state.legal_actions(seat)
                 state.apply_action(seat, legal[int(rng.random() * len(legal))])
+
+
+def test_the_memoised_invest_ids_of_a_hand_are_those_of_its_combos() -> None:
+    """``invest_parts`` (three memoised parts per card kind) gives the ids of ``invest_combos``, whose
+    combos are the rules' (§6: one to all shares of a company, or one share each of two), sorted."""
+    from arena.games.union_pacific import default_game
+
+    table = default_game().actions
+    rng = random.Random(5)
+    for _ in range(3000):
+        hand = [rng.choice((0, 0, 0, 0, 1, 1, 2, 3, 6)) for _ in range(len(SHARE_CODES))]
+        combos = table.invest_combos(hand)
+        owned = [c for c in range(len(SHARE_CODES)) if hand[c]]
+        expected = {((c, n),) for c in owned for n in range(1, hand[c] + 1)}
+        expected |= {((c1, 1), (c2, 1)) for c1 in owned for c2 in owned if c1 < c2}
+        assert list(combos) == sorted(combos) and {table.combos[i] for i in combos} == expected
+        low, high, pairs = table.invest_parts(hand)
+        for k, ids in enumerate(table.invest_ids):
+            assert low[k] + high[k] + pairs[k] == tuple(ids[i] for i in combos)

@@ -22,9 +22,8 @@ or exactly one share of each of two companies.
 
 from __future__ import annotations
 
-from itertools import compress
 from operator import itemgetter
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from arena.games.base import IllegalActionError
 from arena.games.common import ActionTexts
@@ -40,6 +39,18 @@ from arena.games.union_pacific.board import (
 DRAW_DECK = NUM_COMPANIES
 DRAW_UP = NUM_COMPANIES + 1
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
+_HALF = 5  # invest_parts splits a hand's counts into companies 0-4 and 5-10
+_MEMO_LIMIT = 1 << 14  # a memo of invest_parts is emptied when it reaches this many hands
+
+
+PRESET_SHARES = 6  # see ActionTable._low
+
+
+def _counts_up_to(places: int, total: int) -> list[tuple[int, ...]]:
+    """Every tuple of ``places`` counts whose sum is at most ``total``."""
+    if places == 0:
+        return [()]
+    return [(n, *rest) for n in range(total + 1) for rest in _counts_up_to(places - 1, total - n)]
 
 
 class ActionTable(ActionTexts):
@@ -78,6 +89,10 @@ class ActionTable(ActionTexts):
         self.size = self.exchange + 1 + NUM_SHARE_KINDS
         #: draw_ids[what]: the id of drawing ``what`` (a display company, DRAW_DECK or DRAW_UP)
         self.draw_ids = tuple(range(self.draw, self.exchange))
+        #: display_draw_ids[companies]: the ids of drawing each company of the bitmask ``companies``
+        #: (bit c: company c) from the display, sorted
+        self.display_draw_ids = tuple(tuple(self.draw_ids[c] for c in range(NUM_COMPANIES) if mask >> c & 1)
+                                      for mask in range(1 << NUM_COMPANIES))
         #: exchange_ids[c]: the id of exchanging a share of c (``exchange`` itself: no exchange)
         self.exchange_ids = tuple(range(self.exchange + 1, self.size))
         #: allowed[c][s]: may company c use section s's track type?
@@ -113,41 +128,74 @@ class ActionTable(ActionTexts):
             tuple(tuple(range(self.single_offset[c], self.single_offset[c] + n)) for n in range(max_count[c] + 1))
             for c in range(NUM_SHARE_KINDS)
         )
-        #: pair_combos[owned]: the pair combos of the companies in ``owned`` (a sorted tuple), sorted;
-        #: for all 2**11 sets, each from the set without its first company (a few ms, once per board)
-        self.pair_combos: dict[tuple[int, ...], tuple[int, ...]] = {(): ()}
-        for mask in range(1, 1 << NUM_SHARE_KINDS):
-            owned = tuple(c for c in _SHARE_RANGE if mask >> c & 1)
-            first, rest = owned[0], owned[1:]
+        #: pair_combos[owned]: the pair combos of the companies of the bitmask ``owned`` (bit c: company c),
+        #: sorted; each from the set without its lowest company
+        self.pair_combos: list[tuple[int, ...]] = [()]
+        for owned in range(1, 1 << NUM_SHARE_KINDS):
+            first = (owned & -owned).bit_length() - 1
+            rest = owned ^ (1 << first)
             row = self.pair_index[first]
-            self.pair_combos[owned] = tuple(row[c] for c in rest) + self.pair_combos[rest]
-        self._pickers: dict[tuple[int, ...], Callable[[Sequence[int]], Sequence[int]]] = {}
+            self.pair_combos.append(tuple(row[c] for c in _SHARE_RANGE if rest >> c & 1) + self.pair_combos[rest])
+        #: pair_ids[owned][k]: the ids of pair_combos[owned] with a discard of kind k (all 2**11 sets are
+        #: met in play: laid out once per board, about 8 ms and 2.5 MB)
+        self.pair_ids = tuple(self._ids_by_kind(combos) for combos in self.pair_combos)
+        # The memos of invest_parts: (ids by kind, bitmask of the companies held) by the low or high
+        # half of a hand.  The halves of at most PRESET_SHARES shares are laid out now (about 1400,
+        # a few ms), the others when met.
+        self._low: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], int]] = {}
+        self._high: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], int]] = {}
+        for counts in _counts_up_to(_HALF, PRESET_SHARES):
+            self._memo_singles(self._low, counts, 0)
+        for counts in _counts_up_to(NUM_SHARE_KINDS - _HALF, PRESET_SHARES):
+            self._memo_singles(self._high, counts, _HALF)
 
     def invest_combos(self, hand: Sequence[int]) -> tuple[int, ...]:
         """The investment combos a hand of share counts allows, sorted: the singles by
         company, then the pairs."""
-        owned = tuple(compress(_SHARE_RANGE, hand))
-        combos: tuple[int, ...] = ()
         singles = self.single_combos
-        for c in owned:
+        combos: tuple[int, ...] = ()
+        for c in _SHARE_RANGE:
             combos += singles[c][hand[c]]
-        return combos + self.pair_combos[owned]
+        return combos + self.pair_combos[sum(1 << c for c in _SHARE_RANGE if hand[c])]
 
-    def invest_picker(self, hand: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
-        """A function that picks, from ``invest_ids[k]``, the invest ids a hand allows.
+    def invest_parts(self, hand: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The invest ids a hand of share counts allows, by discard kind, in three parts:
+        ``low[k] + high[k] + pairs[k]`` are the ids of :meth:`invest_combos` with a discard of kind k.
 
-        Memoised per hand (emptied past 2**16 hands): the picking is then one C
-        call (``operator.itemgetter``) per track card kind held.
+        ``low`` has the singles of companies 0 to 4, ``high`` those of companies 5 to 10 and
+        ``pairs`` the pairs.  Each part is memoised on what it depends on (half the hand's
+        counts, or the set of companies held), and these recur far more often than whole
+        hands do; a legal-action list only copies them.
         """
-        pick = self._pickers.get(hand)
-        if pick is None:
-            if len(self._pickers) >= 1 << 16:
-                self._pickers.clear()
-            combos = self.invest_combos(hand)
-            # itemgetter of one index returns the item itself; a one-item slice keeps a sequence.
-            pick = itemgetter(*combos) if len(combos) > 1 else itemgetter(slice(combos[0], combos[0] + 1))
-            self._pickers[hand] = pick
-        return pick
+        key = tuple(hand[:_HALF])
+        low = self._low.get(key)
+        if low is None:
+            low = self._memo_singles(self._low, key, 0)
+        key = tuple(hand[_HALF:])
+        high = self._high.get(key)
+        if high is None:
+            high = self._memo_singles(self._high, key, _HALF)
+        return low[0], high[0], self.pair_ids[low[1] | high[1]]
+
+    def _memo_singles(self, memo: dict, counts: tuple[int, ...], first: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+        """The single combos' ids by kind of ``counts`` (the counts of companies ``first``, ``first + 1``...)."""
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        combos: tuple[int, ...] = ()
+        owned = 0
+        for c, n in enumerate(counts, first):
+            if n:
+                combos += self.single_combos[c][n]
+                owned |= 1 << c
+        memo[counts] = entry = (self._ids_by_kind(combos), owned)
+        return entry
+
+    def _ids_by_kind(self, combos: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """The invest ids of ``combos`` by discard kind."""
+        if len(combos) < 2:  # itemgetter of one index gives the item itself, not a tuple
+            return tuple(tuple(ids[combo] for combo in combos) for ids in self.invest_ids)
+        pick = itemgetter(*combos)
+        return tuple(map(pick, self.invest_ids))
 
     # -- structured form ---------------------------------------------------------
 

@@ -402,7 +402,6 @@ def from_observation(game: Any, observation: Mapping[str, Any],
     state.termination = None
     state.events = log
     state.history = []
-    state.decisions = 0
     boxed_count, boxed_own = _exchanges(log, seat, n)
     know = _knowledge(
         seat, n, board, track_discard=state.track_discard, own_track=own_track, track_sizes=track_sizes,

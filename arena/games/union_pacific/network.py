@@ -110,9 +110,9 @@ class Network:
         bit = 1 << s
         self.has_train[s] |= 1 << c
         self.own[c] |= bit
-        mine = self.sections_of[c]
-        i = bisect_left(mine, s)
-        self.sections_of[c] = mine[:i] + (s,) + mine[i:]
+        mine = [*self.sections_of[c], s]
+        mine.sort()
+        self.sections_of[c] = tuple(mine)
         self.trains_on_board[c] += 1
         supply = self.supply
         supply[c] -= 1

@@ -20,7 +20,8 @@ UP_TABLE: tuple[tuple[int, ...], ...] = (
 def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
     """Pay one company's dividend of value V = trains on the board + 1 (§7.3)."""
     paid = [0] * len(holdings)
-    top = max(holdings) if holdings else 0  # the highest share count (no keyword: a cheaper call)
+    ranked = sorted(holdings)
+    top = ranked[-1] if ranked else 0  # the highest share count
     if top <= 0:  # nobody invested
         return paid
     half = value // 2
@@ -29,8 +30,7 @@ def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
         _give(paid, holdings, top, (value + half) // leaders)
         return paid
     leader = holdings.index(top)
-    counts = sorted(holdings)
-    second = counts[-2] if len(counts) > 1 else 0  # the second-highest count (0: none), below top
+    second = ranked[-2] if len(ranked) > 1 else 0  # the second-highest count (0: none), below top
     if second <= 0:  # one shareholder only
         paid[leader] = value + half
         return paid

@@ -11,8 +11,8 @@ incrementally) is in network.py.
 
 from __future__ import annotations
 
-import bisect
 import random
+from bisect import bisect_left
 from itertools import compress
 from typing import Any
 
@@ -51,6 +51,19 @@ _KIND_RANGE = range(NUM_CARD_KINDS)
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
 #: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
+
+
+class _HeldKinds(dict):
+    """_HELD_KINDS[track hand]: the kinds of card a hand of track counts holds (a tuple), memoised."""
+
+    def __missing__(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+        if len(self) >= 1 << 12:
+            self.clear()
+        self[hand] = held = tuple(k for k in _KIND_RANGE if hand[k])
+        return held
+
+
+_HELD_KINDS = _HeldKinds()
 
 
 
@@ -120,7 +133,6 @@ class UnionPacificState(Network):
         self.phase = FIRST_INVEST
         self.current = 0
         self.turn = 0
-        self.decisions = 0
         self.events.append({
             "type": "setup",
             "players": players,
@@ -146,6 +158,11 @@ class UnionPacificState(Network):
             return ()
         return (self.current,)
 
+    @property
+    def decisions(self) -> int:
+        """The number of actions applied."""
+        return len(self.history)
+
     def decision_kind(self, seat: int) -> str:
         return PHASE_NAMES[self.phase] if seat in self.current_seats() else "none"
 
@@ -161,12 +178,15 @@ class UnionPacificState(Network):
         if phase == DRAW_SHARE:
             if seat != self.current:
                 return []
-            ids = self.table.draw_ids
-            out = sorted(set(map(ids.__getitem__, self.display)))
+            table = self.table
+            companies = 0
+            for c in self.display:
+                companies |= 1 << c
+            out = list(table.display_draw_ids[companies])
             if self.share_deck:
-                out.append(ids[DRAW_DECK])
+                out.append(table.draw_ids[DRAW_DECK])
             if self.up_stack:
-                out.append(ids[DRAW_UP])
+                out.append(table.draw_ids[DRAW_UP])
             return out
         if phase == EXCHANGE:
             if seat != self.current:
@@ -179,18 +199,18 @@ class UnionPacificState(Network):
         return []
 
     def _main_actions(self, seat: int) -> list[int]:
-        held = tuple(compress(_KIND_RANGE, self.hand_track[seat]))
+        """Builds, then investments, each by the kind of track card discarded: sorted ids."""
+        held = _HELD_KINDS[tuple(self.hand_track[seat])]
         builds = self.builds
         out: list[int] = []
         for k in held:
             out += builds[k]
-        hand = self.hand_shares[seat]
-        if any(hand):
-            pick = self.table.invest_picker(tuple(hand))
-            invest_ids = self.table.invest_ids
-            for k in held:
-                out += pick(invest_ids[k])
-        elif not out:
+        low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
+        for k in held:
+            out += low[k]
+            out += high[k]
+            out += pairs[k]
+        if not out:  # no build and no share in hand: discard a card
             base = self.table.pass_
             out = [base + k for k in held]
         return out
@@ -225,7 +245,6 @@ class UnionPacificState(Network):
                     raise IllegalActionError(self._wrong_kind(action, "exchange a share or not"))
                 self._apply_exchange(seat, action - table.exchange)
         self.history.append((seat, action))
-        self.decisions += 1
 
     def _wrong_kind(self, action: int, expected: str) -> str:
         try:
@@ -254,8 +273,8 @@ class UnionPacificState(Network):
         self.hand_share_total -= self.n
         self.events.append({"type": "first_investment", "picks": {str(s): SHARE_CODES[c] for s, c in enumerate(self.picks)}})
         self._lay_out_shares()
-        self.current = 0
-        self._start_turn()
+        self.current = self.n - 1  # so that seat 0 takes the first turn
+        self._end_turn()
 
     def _lay_out_shares(self) -> None:
         """Display (§3.5) and share deck (§3.6), from the shares not dealt."""
@@ -293,7 +312,10 @@ class UnionPacificState(Network):
 
     # -- a turn (§4) --------------------------------------------------------------
 
-    def _start_turn(self) -> None:
+    def _end_turn(self) -> None:
+        """The next seat's turn starts with the top track card (§4), unless nothing can ever be
+        built or invested again (§8)."""
+        self.current = (self.current + 1) % self.n
         if not self.hand_share_total and not self._any_placement():
             self._stalemate()
             return
@@ -316,21 +338,12 @@ class UnionPacificState(Network):
         self.track_discard = [0] * NUM_CARD_KINDS
         self.events.append({"type": "reshuffle", "cards": len(deck)})
 
-    def _end_turn(self) -> None:
-        self.current = (self.current + 1) % self.n
-        self._start_turn()
-
-    def _discard(self, seat: int, kind: int) -> None:
-        hand = self.hand_track[seat]
-        hand[kind] -= 1
-        self.track_discard[kind] += 1
-
     # -- build (§5) ---------------------------------------------------------------
 
     def _apply_build(self, seat: int, action: int) -> None:
         k, c, s = self.table.build_parts[action - self.table.build]
         ids = self.builds[k]
-        i = bisect.bisect_left(ids, action)
+        i = bisect_left(ids, action)
         hand = self.hand_track[seat]
         if i == len(ids) or ids[i] != action or not hand[k]:
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
@@ -344,7 +357,11 @@ class UnionPacificState(Network):
         self._place(c, s)
         self.events.append({"type": "build", "seat": seat, "card": self.board.card_kinds[k], "company": COMPANIES[c],
                             "section": s, "value": self.trains_on_board[c] + 1})
-        self._after_build()
+        if self.display or self.share_deck or self.up_stack:
+            self.phase = DRAW_SHARE
+        else:
+            self.events.append({"type": "draw_skipped", "seat": seat})
+            self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
 
     def _build_problem(self, seat: int, k: int, c: int, s: int) -> str | None:
         """What makes building ``c`` on ``s`` with a card of kind ``k`` illegal (§5.2), or None."""
@@ -364,13 +381,6 @@ class UnionPacificState(Network):
         if not self.frontier[c] >> s & 1:
             return f"{board.section_names[s]} does not touch {COMPANIES[c]}'s network"
         return None
-
-    def _after_build(self) -> None:
-        if self.display or self.share_deck or self.up_stack:
-            self.phase = DRAW_SHARE
-        else:
-            self.events.append({"type": "draw_skipped", "seat": self.current})
-            self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
 
     def _deck_card(self) -> int | None:
         """The next share card off the deck; dividend cards on the way are set aside (§7.1)."""
@@ -476,7 +486,8 @@ class UnionPacificState(Network):
             hand[c] -= n
             invested[c] += n
             self.hand_share_total -= n
-        self._discard(seat, k)
+        self.hand_track[seat][k] -= 1
+        self.track_discard[k] += 1
         self.events.append({"type": "invest", "seat": seat, "shares": dict(self.table.combo_shares[combo]),
                             "discard": self.board.card_kinds[k]})
         self._end_turn()
@@ -487,7 +498,8 @@ class UnionPacificState(Network):
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} holds no such card")
         if self._main_actions(seat)[0] < self.table.pass_:
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} can build or invest, so may not pass")
-        self._discard(seat, k)
+        self.hand_track[seat][k] -= 1
+        self.track_discard[k] += 1
         self.events.append({"type": "pass", "seat": seat, "discard": self.board.card_kinds[k]})
         self._end_turn()
 
@@ -509,19 +521,19 @@ class UnionPacificState(Network):
         for c, holdings in enumerate(zip(*rows)):  # holdings: each participant's shares of company c
             held: dict[str, int] = {}
             payouts: dict[str, int] = {}
+            value = trains[c] + 1 if c != UP else 0
             if any(holdings):
-                paid = (union_pacific_payout(number, holdings) if c == UP
-                        else company_payout(trains[c] + 1, holdings))
+                paid = union_pacific_payout(number, holdings) if c == UP else company_payout(value, holdings)
                 for i, h in enumerate(holdings):
                     if h:
-                        held[names[i]] = h
-                        payouts[names[i]] = paid[i]
-                        gains[i] += paid[i]
+                        name, amount = names[i], paid[i]
+                        held[name] = h
+                        payouts[name] = amount
+                        gains[i] += amount
             if c == UP:
                 union_pacific = {"holdings": held, "payouts": payouts}
             else:
-                companies.append({"company": COMPANIES[c], "value": trains[c] + 1, "holdings": held,
-                                  "payouts": payouts})
+                companies.append({"company": COMPANIES[c], "value": value, "holdings": held, "payouts": payouts})
         cash = self.cash
         for i in range(self.n):
             cash[i] += gains[i]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from arena.games.ticket_to_ride_pennsylvania.kit import wire_fast as _fast
 from arena.protocol.dictcodec import DictCodec
 from arena.protocol.wire_checks import CodecError, check_keys
 from arena.protocol.wirebytes import length_prefixed, tag
@@ -254,7 +255,9 @@ class ObservationEncoder:
             if seen is not None and seen[0] == value and seen[0] is not value:
                 parts.append(seen[1])
                 continue
-            data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, value, "observation")
+            data = _fast.hand(value) if name == "hand" else None
+            if data is None:
+                data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, value, "observation")
             if type(seat) is int:
                 kept[key] = (value, data)
             parts.append(data)
@@ -270,7 +273,9 @@ class ObservationEncoder:
             if seen is not None and seen[0] == row and seen[0] is not row:
                 parts.append(seen[1])
                 continue
-            data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, [row], f"observation.{name}[{i}]")
+            data = _fast.player_entry(row) if name == "players" else None
+            if data is None:
+                data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, [row], f"observation.{name}[{i}]")
             kept[(name, "row", i)] = (row, data)
             parts.append(data)
         return b"".join(parts)

@@ -1,12 +1,14 @@
-"""Ticket to Ride: Pennsylvania observations for the host, the public events taken from the log.
+"""Ticket to Ride: Pennsylvania observations for the host, written from the game state.
 
 Every decision sends the seat's public events since its previous one: about eight
-events, each reaching every seat.  :class:`StateEncoder` (one per match) builds the
-observation's other fields with the engine (:func:`observation_fields`) and encodes
-them with the kit's :class:`~arena.games.ticket_to_ride_pennsylvania.kit.wire.ObservationEncoder`,
-and writes the events from ``state.events`` itself: each event's entry is made once per
-view (:func:`~arena.games.ticket_to_ride_pennsylvania.knowledge.view_key`: the same key,
-the same view) and kept by its place in the log, so no seat's view is built again.
+events, each reaching every seat.  :class:`StateEncoder` (one per match) writes the
+observation's other fields from the state with a
+:class:`~arena.games.ticket_to_ride_pennsylvania.kit.wire_fields.FieldsWriter` (each field
+encoded again only when the numbers it is made of change), and the events from
+``state.events``: each event's entry is made once per view
+(:func:`~arena.games.ticket_to_ride_pennsylvania.knowledge.view_key`: the same key, the
+same view) when it joins the log, and kept by its place there: a seat's window is the
+entries most seats see, joined, with the few it sees its own way put in.
 
 Safety: an entry is kept under its view key, so a seat gets only an entry made for a
 seat that sees the event as it does (an event's own cards and tickets only for its own
@@ -23,7 +25,8 @@ from typing import Any
 
 from arena.games.ticket_to_ride_pennsylvania import knowledge
 from arena.games.ticket_to_ride_pennsylvania.kit import wire
-from arena.games.ticket_to_ride_pennsylvania.state import TicketToRideState, observation_fields
+from arena.games.ticket_to_ride_pennsylvania.kit.wire_fields import FieldsWriter
+from arena.games.ticket_to_ride_pennsylvania.state import TicketToRideState
 from arena.protocol.wire_checks import CodecError
 
 
@@ -31,7 +34,7 @@ class StateEncoder:
     """Encodes one match's observations: ``encode(state, seat)``.  One per match, used from the
     match's thread; meeting another state object (or another log) starts afresh."""
 
-    __slots__ = ("_state", "_events", "_views", "_last", "_fields")
+    __slots__ = ("_state", "_events", "_common", "_own_at", "_own_bytes", "_last", "_fields")
 
     def __init__(self) -> None:
         self._reset(None)
@@ -39,10 +42,15 @@ class StateEncoder:
     def _reset(self, state: Any) -> None:
         self._state = state
         self._events = state.events if state is not None else None
-        #: _views[i]: {view key: public_events entry} of state.events[i]; _last: the last event seen
-        self._views: list[dict[Any, bytes]] = []
+        #: _common[i]: the public_events entry of state.events[i] as most seats see it; _last: the
+        #: last event encoded
+        self._common: list[bytes] = []
+        #: _own_at[seat]: the places (ascending) of the events the seat sees otherwise; _own_bytes[seat][i]:
+        #: its entry of state.events[i]
+        self._own_at: dict[int, list[int]] = {}
+        self._own_bytes: dict[int, dict[int, bytes]] = {}
         self._last: Any = None
-        self._fields = wire.ObservationEncoder()
+        self._fields = FieldsWriter()
 
     def encode(self, state: Any, seat: int) -> bytes | None:
         """The bytes of ``state.observation(seat)``'s message, or None (the caller then encodes
@@ -54,33 +62,82 @@ class StateEncoder:
         if state is not self._state or state.events is not self._events:
             self._reset(state)
         try:
-            events = self._public_events(state, seat)
-        except (CodecError, KeyError, TypeError, ValueError):
+            return self._fields.write(state, seat, self._public_events(state, seat))
+        except (CodecError, KeyError, TypeError, ValueError, IndexError):
             self._reset(state)
             return None
-        return self._fields.encode_fields(observation_fields(state, seat), events)
 
     def _public_events(self, state: TicketToRideState, seat: int) -> bytes:
+        """The seat's window of the log: the entries most seats see, with the seat's own put in."""
         events = state.events
-        views = self._views
-        if len(views) > len(events) or (views and events[len(views) - 1] is not self._last):
-            views = self._views = []  # the log changed other than by growing (never the engine's)
-        views.extend({} for _ in range(len(events) - len(views)))
-        if events:
-            self._last = events[-1]
+        common = self._common
+        done = len(common)
+        if done > len(events) or (done and events[done - 1] is not self._last):
+            # the log changed other than by growing (never the engine's): start afresh
+            common = self._common = []
+            self._own_at, self._own_bytes, self._last, done = {}, {}, None, 0
+        if done < len(events):
+            self._learn(state, done)
         start = state.window[seat]
-        view_key = knowledge.view_key
-        parts = []
-        for i in range(start, len(events)):
-            event = events[i]
-            key = view_key(event, seat)
-            entry = views[i].get(key)
-            if entry is None:
-                view = knowledge.public_event(event, seat)
-                wire.check_own_view([view], seat)
-                entry = views[i][key] = wire._event_entry(view, i - start)
-            parts.append(entry)
+        own = self._own_at.get(seat)
+        if not own or own[-1] < start:
+            return b"".join(common[start:])
+        parts = common[start:]
+        own_bytes = self._own_bytes[seat]
+        for i in reversed(own):
+            if i < start:
+                break
+            parts[i - start] = own_bytes[i]
         return b"".join(parts)
+
+    def _learn(self, state: TicketToRideState, done: int) -> None:
+        """Encode the log's new events, each once per view (:func:`knowledge.view_key`: seats with
+        equal keys see it alike): the view most seats share is the common entry, the others are
+        kept per seat.  Every view passes the wire's guard for the seat it is made for."""
+        events = state.events
+        seats = range(state.n)
+        view_key = knowledge.view_key
+        for i in range(done, len(events)):
+            event = events[i]
+            first = view_key(event, 0)
+            if first is None:  # a public event: every seat sees it alike
+                self._common.append(_entry(event, 0, i))
+                continue
+            keys = [first] + [view_key(event, s) for s in seats[1:]]
+            if all(key == first for key in keys):
+                self._common.append(_entry(event, 0, i))
+                continue
+            common_key = _common_key(keys)
+            made: dict[Any, bytes] = {}
+            for s, key in enumerate(keys):
+                if key not in made:
+                    made[key] = _entry(event, s, i)
+                if key != common_key:
+                    self._own_bytes.setdefault(s, {})[i] = made[key]
+                    self._own_at.setdefault(s, []).append(i)
+            self._common.append(made.get(common_key, b""))
+        self._last = events[-1]
+
+
+_NOBODY = object()  # the common key of an event every seat sees differently: each seat has its own entry
+
+
+def _common_key(keys: list[Any]) -> Any:
+    """The view most seats share, never one seat's own: on a tie a non-owner's view (``False``);
+    when every seat sees the event differently (``initial_tickets``, or a 2-player event seen
+    as ``[True, False]`` with no ``False``), nobody's, so that no seat's secret is ever the
+    default served to the others."""
+    best = max(map(keys.count, keys))
+    if best == 1 and False not in keys:
+        return _NOBODY
+    return False if keys.count(False) == best else next(key for key in keys if keys.count(key) == best)
+
+
+def _entry(event: Any, seat: int, i: int) -> bytes:
+    """The ``public_events`` entry of ``event`` as ``seat`` sees it, checked by the wire's guard."""
+    view = knowledge.public_event(event, seat)
+    wire.check_own_view([view], seat)
+    return wire._event_entry(view, i)
 
 
 __all__ = ["StateEncoder"]

@@ -100,14 +100,41 @@ def _map_entry(tag: bytes, name: str, count: int) -> bytes:
 
 _SHARES_TAG, _TRACK_TAG = fast._L[1], fast._L[2]
 _SHARE_ORDER = sorted(range(len(SHARE_CODES)), key=SHARE_CODES.__getitem__)
+#: Value-keyed tables (as above): a hand's shares map by its counts, its track map by (kinds, counts),
+#: a player row's ``invested`` map by its counts.
+_HAND_SHARES: dict[tuple[int, ...], bytes] = {}
+_HAND_TRACK: dict[tuple[Any, ...], bytes] = {}
+_INVESTED: dict[tuple[int, ...], bytes] = {}
+_KIND_ORDER: dict[tuple[str, ...], list[int]] = {}
+
+
+def _hand_shares(shares: tuple[int, ...]) -> bytes:
+    return _keep(_HAND_SHARES, shares, b"".join([_map_entry(_SHARES_TAG, SHARE_CODES[i], shares[i])
+                                                 for i in _SHARE_ORDER if shares[i]]))
+
+
+def _hand_track(key: tuple[Any, ...]) -> bytes:
+    kinds, track = key
+    order = _KIND_ORDER.get(kinds)
+    if order is None:
+        order = _KIND_ORDER[kinds] = sorted(range(len(kinds)), key=kinds.__getitem__)
+    return _keep(_HAND_TRACK, key, b"".join([_map_entry(_TRACK_TAG, kinds[i], track[i]) for i in order if track[i]]))
 
 
 def _hand(shares: tuple[int, ...], track: tuple[int, ...], kinds: tuple[str, ...]) -> bytes:
     """The ``hand`` field: the shares map then the track map, each in key order, zero counts left out."""
-    parts = [_map_entry(_SHARES_TAG, SHARE_CODES[i], shares[i]) for i in _SHARE_ORDER if shares[i]]
-    parts += [_map_entry(_TRACK_TAG, kinds[i], track[i]) for i in sorted(range(len(kinds)), key=kinds.__getitem__)
-              if track[i]]
-    return length_prefixed(_HAND_TAG, b"".join(parts))
+    data = _HAND_SHARES.get(shares)
+    if data is None:
+        data = _hand_shares(shares)
+    key = (kinds, track)
+    more = _HAND_TRACK.get(key)
+    if more is None:
+        more = _hand_track(key)
+    return length_prefixed(_HAND_TAG, data + more)
+
+
+_V1, _V2, _V4, _V5 = fast._V[1], fast._V[2], fast._V[4], fast._V[5]
+_INVESTED_TAG = fast._L[3]
 
 
 def _player(key: tuple[Any, ...]) -> bytes:
@@ -115,10 +142,25 @@ def _player(key: tuple[Any, ...]) -> bytes:
     data = _PLAYERS.get(key)
     if data is None:
         seat, cash, invested, hand_shares, hand_track = key
-        data = _keep(_PLAYERS, key, length_prefixed(_PLAYER_TAG, fast._player({
-            "seat": seat, "cash": cash, "invested": _counts(invested, SHARE_CODES), "hand_shares": hand_shares,
-            "hand_track": hand_track})))
+        varint_of = fast._VARINT_OF
+        if seat in varint_of and cash in varint_of and hand_shares in varint_of and hand_track in varint_of:
+            inv = _INVESTED.get(invested)
+            if inv is None:
+                inv = _keep(_INVESTED, invested, fast._count_map(_INVESTED_TAG, _counts(invested, SHARE_CODES)))
+            body = b"".join((_V1 + varint_of[seat] if seat else b"", _V2 + varint_of[cash] if cash else b"", inv,
+                             _V4 + varint_of[hand_shares] if hand_shares else b"",
+                             _V5 + varint_of[hand_track] if hand_track else b""))
+        else:  # a number the table does not hold (or not a number): the checked writer says
+            body = fast._player({"seat": seat, "cash": cash, "invested": _counts(invested, SHARE_CODES),
+                                 "hand_shares": hand_shares, "hand_track": hand_track})
+        data = _keep(_PLAYERS, key, length_prefixed(_PLAYER_TAG, body))
     return data
+
+
+def _imaginary(key: tuple[Any, ...]) -> bytes:
+    """The ``imaginary`` field from (its invested counts, its cash)."""
+    invested, cash = key
+    return fast._imaginary({"invested": _counts(invested, SHARE_CODES), "cash": cash})
 
 
 class StateEncoder:
@@ -145,7 +187,7 @@ class StateEncoder:
         self._own_bytes: dict[int, bytes] = {}
         #: _kept[field or (field, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows[field]: per row, (key, entry bytes)
+        #: _rows["companies"]: per company, (key, entry bytes)
         self._rows: dict[str, list[tuple[Any, bytes]]] = {"companies": []}
 
     def encode(self, state: Any, seat: int) -> bytes | None:
@@ -232,11 +274,8 @@ class StateEncoder:
         seen = self._kept.get("players")
         if seen is not None and seen[0] == keys:
             return seen[1]
-        before = self._rows.get("players", ())  # the rows that kept their key keep their bytes
-        rows = [before[s] if s < len(before) and before[s][0] == key else (key, _player(key))
-                for s, key in enumerate(keys)]
-        self._rows["players"] = rows
-        data = b"".join([row[1] for row in rows])
+        get = _PLAYERS.get  # a row's bytes by its value, shared by all matches
+        data = b"".join([get(key) or _player(key) for key in keys])
         self._kept["players"] = (keys, data)
         return data
 

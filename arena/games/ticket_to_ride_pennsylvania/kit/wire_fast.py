@@ -1,0 +1,105 @@
+"""Hand-written writers for the Ticket to Ride observation fields that change most often.
+
+A seat's observation changes at almost every decision in its ``players`` rows (a
+card drawn, a route claimed) and its ``hand``; the generic
+:class:`~arena.protocol.dictcodec.DictCodec` builds a protobuf message to encode
+each, which costs more than the rest of the observation.  These writers produce
+the same bytes directly (protobuf's deterministic serialization: fields by number,
+zeros of plain fields left out, map entries in key order, ``repeated int32``
+packed).  They handle only the values the engine makes (non-negative small ints,
+non-empty share lists, non-zero counts, string keys) and return None for anything
+else: the caller then takes the codec's checked path, which encodes it or names
+the problem.  A test compares the bytes with the codec's on every decision of
+whole games (tests/test_host_state_encoding.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.protocol.wirebytes import SMALL_VARINTS, length_prefixed, tag
+from arena.v1 import bot_pb2
+
+_Obs = bot_pb2.TicketToRidePennsylvaniaObservation
+_PLAYER_KEYS = ("seat", "trains", "route_points", "cards", "tickets", "shares", "known_cards")
+PLAYERS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["players"].number, 2)
+_HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
+_INT_TAGS = tuple(tag(n, 0) for n in range(1, 6))  # Player fields 1-5: seat .. tickets
+_SHARES_TAG, KNOWN_TAG = tag(6, 2), tag(7, 2)
+_LIMIT = 2048  # SMALL_VARINTS' range
+
+
+def _check_layout() -> None:
+    """The writers assume the Player message's field numbers; a changed proto fails loudly here."""
+    fields = _Obs.Player.DESCRIPTOR.fields_by_name
+    numbers = [fields[name].number for name in _PLAYER_KEYS]
+    if numbers != [1, 2, 3, 4, 5, 6, 7] or _Obs.ShareNumbers.DESCRIPTOR.fields_by_name["numbers"].number != 1:
+        raise RuntimeError(f"TicketToRidePennsylvaniaObservation.Player changed ({numbers}): update wire_fast")
+
+
+_check_layout()
+
+
+def _small(value: Any) -> bool:
+    return type(value) is int and 0 <= value < _LIMIT
+
+
+def count_map(field_tag: bytes, counts: Any) -> bytes | None:
+    """A ``map<string, int32>`` field of non-zero counts, entries in key order; None if unexpected."""
+    if type(counts) is not dict:
+        return None
+    parts = []
+    for key in sorted(counts) if all(type(k) is str for k in counts) else ():
+        value = counts[key]
+        if not _small(value) or not value:
+            return None
+        parts.append(length_prefixed(field_tag, length_prefixed(b"\x0a", key.encode()) + b"\x10" + SMALL_VARINTS[value]))
+    if len(parts) != len(counts):
+        return None
+    return b"".join(parts)
+
+
+def shares(holdings: Any) -> bytes | None:
+    """``map<string, ShareNumbers>``: per company its share numbers, packed."""
+    if type(holdings) is not dict or not all(type(k) is str for k in holdings):
+        return None
+    parts = []
+    for key in sorted(holdings):
+        numbers = holdings[key]
+        if type(numbers) is not list or not numbers or not all(type(n) is int and 0 <= n < 128 for n in numbers):
+            return None
+        value = length_prefixed(b"\x0a", bytes(numbers))  # ShareNumbers.numbers, one byte per number
+        parts.append(length_prefixed(_SHARES_TAG, length_prefixed(b"\x0a", key.encode()) + length_prefixed(b"\x12", value)))
+    return b"".join(parts)
+
+
+def small_ints(values: Any) -> bytes | None:
+    """A ``Player``'s fields 1-5 (seat, trains, route_points, cards, tickets), zeros left out; None if
+    one is not a small non-negative int."""
+    parts = []
+    for field_tag, value in zip(_INT_TAGS, values):
+        if not _small(value):
+            return None
+        if value:
+            parts.append(field_tag + SMALL_VARINTS[value])
+    return b"".join(parts)
+
+
+def player_entry(row: Any) -> bytes | None:
+    """One ``players`` entry (tag, length, ``Player``) of an engine player row; None if unexpected."""
+    if type(row) is not dict or len(row) != len(_PLAYER_KEYS) or not all(key in row for key in _PLAYER_KEYS):
+        return None
+    head = small_ints([row[key] for key in _PLAYER_KEYS[:5]])
+    held = shares(row["shares"])
+    known = count_map(KNOWN_TAG, row["known_cards"])
+    if head is None or held is None or known is None:
+        return None
+    return length_prefixed(PLAYERS_TAG, head + held + known)
+
+
+def hand(counts: Any) -> bytes | None:
+    """The ``hand`` field; None if unexpected."""
+    return count_map(_HAND_TAG, counts)
+
+
+__all__ = ["KNOWN_TAG", "PLAYERS_TAG", "count_map", "hand", "length_prefixed", "player_entry", "shares", "small_ints"]

@@ -1,0 +1,197 @@
+"""Ticket to Ride: Pennsylvania observation fields written straight from the game state.
+
+:func:`~arena.games.ticket_to_ride_pennsylvania.state.observation_fields` builds every
+field's value afresh at each decision, and the kit's encoder then compares each with the
+last one it sent; most are unchanged.  :class:`FieldsWriter` (one per match) skips the
+dict: each field has a key taken from the state (the numbers its value is made of), and
+its value is built and encoded only when that key changes; otherwise the bytes kept under
+it are sent again.  The values it builds are ``observation_fields``'s expressions, and the
+bytes come from the same encoders (the kit's fast writers, the atom table, the codec), so
+they are identical to the dict path's (tests/test_host_state_encoding.py checks it on every
+decision of whole games at every table size).
+
+Safety: a field's key holds everything its value is made of; the seat's own fields (its
+hand, tickets, offered and chosen tickets) are kept per seat.  Anything unexpected raises
+(a CodecError, KeyError, TypeError, ValueError or IndexError): the caller then takes the
+dict path, which says what is wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from arena.games.ticket_to_ride_pennsylvania.kit import wire
+from arena.games.ticket_to_ride_pennsylvania.kit import wire_fast as fast
+from arena.games.ticket_to_ride_pennsylvania.phases import INITIAL, KEEP, NEUTRAL, OVER, SHARE
+
+_DESCRIPTOR = wire._Obs.DESCRIPTOR
+_ATOMS = wire._ATOM_BYTES
+
+
+def _atom(name: str, value: Any) -> bytes:
+    """A plain field (an int, a string or None) from the kit's table of atoms, as its encoder does."""
+    key = (name, type(value), value)
+    data = _ATOMS.get(key)
+    if data is None:
+        if type(value) not in wire._ATOMS:
+            raise TypeError(f"observation field {name!r}: {value!r}")
+        data = wire._CODEC.field_bytes(_DESCRIPTOR, name, value, "observation")
+        if len(_ATOMS) >= wire._EVENT_CACHE_LIMIT:
+            _ATOMS.clear()
+        _ATOMS[key] = data
+    return data
+
+
+def _field(name: str, value: Any) -> bytes:
+    return wire._CODEC.field_bytes(_DESCRIPTOR, name, value, "observation")
+
+
+def _counts(counts: Any, names: tuple[str, ...]) -> dict[str, int]:
+    return {names[i]: n for i, n in enumerate(counts) if n}
+
+
+class FieldsWriter:
+    """One match's observation fields (all but ``public_events``), written from its state."""
+
+    __slots__ = ("_kept", "_rows")
+
+    def __init__(self) -> None:
+        #: _kept[name or (name, seat)]: (key, bytes)
+        self._kept: dict[Any, tuple[Any, bytes]] = {}
+        #: _rows[s]: the players entry of seat s, (key, bytes)
+        self._rows: list[tuple[Any, bytes]] = []
+
+    def _keyed(self, name: Any, key: Any, make: Callable[[], bytes]) -> bytes:
+        seen = self._kept.get(name)
+        if seen is not None and seen[0] == key:
+            return seen[1]
+        data = make()
+        self._kept[name] = (key, data)
+        return data
+
+    def write(self, state: Any, seat: int, events: bytes) -> bytes:
+        """The observation's bytes with ``events`` as its ``public_events`` entries."""
+        board = state.board
+        names = state.kind_names
+        phase = state.phase
+        keyed = self._keyed
+        in_offer = phase == INITIAL or phase == KEEP
+        offer = tuple(state.offers[seat]) if in_offer else ()
+        pick = state.picks[seat] if phase == INITIAL else None
+        ids = board.ticket_ids
+        n = state.n
+        parts = [
+            _atom("seat", seat), _atom("num_players", n), _atom("variant", state.variant),
+            _atom("decision", state.decision_kind(seat)),
+            _atom("current_seat", None if phase == INITIAL or phase == OVER else state.current),
+            _atom("turn", state.turn), _atom("train_deck", len(state.deck)),
+            _atom("ticket_deck", len(state.ticket_deck)),
+            keyed("discard", tuple(state.discard), lambda: _field(
+                "discard", {name: state.discard.count(k) for k, name in enumerate(names)})),
+            keyed("row", tuple(state.row), lambda: _field("row", state._row_names())),
+            keyed("routes", tuple(state.owner), lambda: _field(
+                "routes", [None if o == -1 else o for o in state.owner])),
+            keyed("share_piles", tuple(state.taken), lambda: _field("share_piles", _piles(state))),
+        ]
+        offered = tuple(state.share_offer()) if phase == SHARE or phase == NEUTRAL else ()
+        parts.append(keyed("share_offer", offered, lambda: _field(
+            "share_offer", [board.companies[c] for c in offered])))
+        parts.append(self._players(state))
+        if n == 2:
+            neutral = tuple(map(tuple, state.shares[n]))
+            parts.append(keyed("neutral", neutral, lambda: _field("neutral", {"shares": _holdings(board, neutral)})))
+        else:
+            parts.append(_atom("neutral", None))
+        hand = tuple(state.hands[seat])
+        parts.append(keyed(("hand", seat), hand, lambda: _hand(_counts(hand, names))))
+        tickets = tuple(state.tickets[seat])
+        parts.append(keyed(("tickets", seat), tickets, lambda: _field("tickets", [ids[t] for t in tickets])))
+        parts.append(keyed(("offered_tickets", seat), (offer, pick is None), lambda: _field(
+            "offered_tickets", [ids[t] for t in offer] if pick is None else [])))
+        if pick is None:
+            parts.append(_atom("chosen_tickets", None))
+        else:
+            parts.append(keyed(("chosen_tickets", seat), (offer, pick), lambda: _field(
+                "chosen_tickets", [ids[t] for i, t in enumerate(offer) if pick >> i & 1])))
+        final = None if state.final_left is None else (state.trigger_seat, state.final_left)
+        if final is None:
+            parts.append(_atom("final_round", None))
+        else:
+            parts.append(keyed("final_round", final, lambda: _field(
+                "final_round", {"trigger_seat": final[0], "turns_left": final[1]})))
+        parts.append(_atom("consecutive_passes", state.passes))
+        parts.append(events)
+        return b"".join(parts)
+
+    def _players(self, state: Any) -> bytes:
+        """The ``players`` entries, each written again only when its seat's numbers change."""
+        board, names, rows = state.board, state.kind_names, self._rows
+        keys = list(zip(state.trains, state.route_points, map(sum, state.hands), map(len, state.tickets),
+                        [tuple(map(tuple, held)) for held in state.shares[:state.n]], map(tuple, state.known)))
+        seen = self._kept.get("players")
+        if seen is not None and seen[0] == keys:
+            return seen[1]
+        for s, key in enumerate(keys):
+            if s < len(rows) and rows[s][0] == key:
+                continue
+            data = _row(board, names, s, key)
+            if s < len(rows):
+                rows[s] = (key, data)
+            else:
+                rows.append((key, data))
+        del rows[len(keys):]
+        data = b"".join([row[1] for row in rows])
+        self._kept["players"] = (keys, data)
+        return data
+
+
+#: Value-keyed tables (the same key is the same bytes whoever asks; emptied past _LIMIT): a player
+#: row's ``shares`` entries by (company codes, share numbers), its ``known_cards`` by (kind names, counts).
+_LIMIT = 1 << 14
+_SHARES: dict[Any, bytes | None] = {}
+_KNOWN: dict[Any, bytes | None] = {}
+_MISSING: Any = object()
+
+
+def _part(table: dict[Any, bytes | None], key: Any, make: Callable[[], bytes | None]) -> bytes | None:
+    found = table.get(key, _MISSING)  # one look-up: another match's thread may empty the table meanwhile
+    if found is not _MISSING:
+        return found
+    if len(table) >= _LIMIT:
+        table.clear()
+    data = table[key] = make()
+    return data
+
+
+def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...]) -> bytes:
+    """Seat ``seat``'s ``players`` entry from (trains, route points, cards, tickets, share numbers, known
+    counts): the fast writers' bytes, its maps kept by value; the codec's for anything unexpected."""
+    trains, points, cards, tickets, held, known = key
+    shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
+    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_map(fast.KNOWN_TAG, _counts(known, names)))
+    head = fast.small_ints((seat, trains, points, cards, tickets))
+    if shares is None or known_bytes is None or head is None:
+        row = {"seat": seat, "trains": trains, "route_points": points, "cards": cards, "tickets": tickets,
+               "shares": _holdings(board, held), "known_cards": _counts(known, names)}
+        return wire._CODEC.field_bytes(_DESCRIPTOR, "players", [row], f"observation.players[{seat}]")
+    return fast.length_prefixed(fast.PLAYERS_TAG, head + shares + known_bytes)
+
+
+def _holdings(board: Any, held: tuple[tuple[int, ...], ...]) -> dict[str, list[int]]:
+    companies = board.companies
+    return {companies[c]: list(numbers) for c, numbers in enumerate(held) if numbers}
+
+
+def _piles(state: Any) -> dict[str, dict[str, Any]]:
+    board = state.board
+    return {code: {"left": board.company_shares[c] - state.taken[c],
+                   "top": state.taken[c] + 1 if state.taken[c] < board.company_shares[c] else None}
+            for c, code in enumerate(board.companies)}
+
+
+def _hand(counts: dict[str, int]) -> bytes:
+    data = fast.hand(counts)
+    return data if data is not None else _field("hand", counts)
+
+
+__all__ = ["FieldsWriter"]

@@ -1,0 +1,131 @@
+"""The host's hand-written shortcuts give protobuf's bytes, and step aside for anything unexpected.
+
+- Ticket to Ride's ``players`` rows and ``hand`` (kit/wire_fast.py) against the generic codec,
+  on every decision of whole games at every table size, and for values the engine never makes;
+- Union Pacific's player rows and hands written from the state (kit/wire_state.py) against the
+  dict writers of kit/wire_fast.py, including numbers beyond the small-number tables;
+- the host reading a reply (client.py): the common replies are read from a table of their
+  bytes, and every other reply is parsed and judged as before.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.games import get_game
+from arena.games.ticket_to_ride_pennsylvania.kit import wire as ttr_wire
+from arena.games.ticket_to_ride_pennsylvania.kit import wire_fast as ttr_fast
+from arena.games.ticket_to_ride_pennsylvania.state import observation_fields
+from arena.games.union_pacific.board import SHARE_CODES
+from arena.games.union_pacific.kit import wire_fast as up_fast
+from arena.games.union_pacific.kit import wire_state as up_state
+from arena.host.client import SeatClient, encoder_for
+from arena.host.clock import Clocks
+from arena.records import FaultReason
+from arena.v1 import bot_pb2
+
+_TTR = ttr_wire._Obs.DESCRIPTOR
+
+
+def _codec_bytes(name: str, value) -> bytes:
+    return ttr_wire._CODEC.field_bytes(_TTR, name, value, "observation")
+
+
+def test_ticket_to_ride_rows_and_hands_are_the_codecs_bytes() -> None:
+    game = get_game("ticket_to_ride_pennsylvania")
+    rows = hands = 0
+    for players in range(game.min_players, game.max_players + 1):
+        state = game.new_state(players, 40 + players)
+        rng = random.Random(players)
+        while not state.is_terminal():
+            seat = state.current_seats()[0]
+            fields = observation_fields(state, seat)
+            for row in fields["players"]:
+                fast = ttr_fast.player_entry(row)
+                assert fast is not None, row  # the engine's rows all take the fast path
+                assert fast == _codec_bytes("players", [row]), row
+                rows += 1
+            assert ttr_fast.hand(fields["hand"]) == _codec_bytes("hand", fields["hand"]), fields["hand"]
+            hands += 1
+            state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+    assert rows > 1000 and hands > 300
+
+
+_ROW = {"seat": 1, "trains": 30, "route_points": 7, "cards": 4, "tickets": 2, "shares": {"PRR": [1, 3]},
+        "known_cards": {"blue": 1}}
+
+
+@pytest.mark.parametrize("change", [
+    {"cash": 3},  # an unknown key
+    {"trains": -1}, {"trains": 5000}, {"trains": True}, {"route_points": 2.0},
+    {"shares": {"PRR": []}}, {"shares": {"PRR": [200]}}, {"shares": {"PRR": [-1]}}, {"shares": {3: [1]}},
+    {"shares": []}, {"known_cards": {"blue": 0}}, {"known_cards": {"blue": -2}}, {"known_cards": {1: 1}},
+    {"known_cards": {"blue": True}},
+])
+def test_ticket_to_ride_writers_leave_the_unexpected_to_the_codec(change: dict) -> None:
+    row = {**_ROW, **change}
+    assert ttr_fast.player_entry(row) is None
+    assert ttr_fast.player_entry(_ROW) == _codec_bytes("players", [_ROW])
+    if "known_cards" in change:
+        assert ttr_fast.hand(change["known_cards"]) is None
+    assert ttr_fast.hand([("blue", 1)]) is None
+    assert ttr_fast.hand({}) == b"" == _codec_bytes("hand", {})
+
+
+def test_union_pacific_rows_and_hands_match_the_dict_writers() -> None:
+    rng = random.Random(5)
+    kinds = get_game("union_pacific").new_state(3, 0).board.card_kinds
+    for _ in range(300):
+        invested = tuple(rng.choice((0, 0, 1, 2, 5)) for _ in SHARE_CODES)
+        cash = rng.choice((0, 1, 17, 2047, 2048, 90_000))
+        key = (rng.randrange(6), cash, invested, rng.randrange(12), rng.randrange(3000))
+        up_state._PLAYERS.clear()
+        row = {"seat": key[0], "cash": cash, "invested": up_state._counts(invested, SHARE_CODES),
+               "hand_shares": key[3], "hand_track": key[4]}
+        assert up_state._player(key) == up_fast.length_prefixed(up_state._PLAYER_TAG, up_fast._player(row))
+        shares = tuple(rng.choice((0, 0, 1, 3)) for _ in SHARE_CODES)
+        track = tuple(rng.choice((0, 1, 4)) for _ in kinds)
+        hand = {"shares": up_state._counts(shares, SHARE_CODES), "track": up_state._counts(track, kinds)}
+        assert up_state._hand(shares, track, kinds) == up_fast._hand(hand)
+
+
+def test_union_pacific_rows_refuse_what_the_dict_writer_refuses() -> None:
+    up_state._PLAYERS.clear()
+    with pytest.raises(up_fast._Unexpected):
+        up_state._player((0, -5, (0,) * len(SHARE_CODES), 1, 1))
+
+
+class _Replies:
+    """A connection that answers each Decide with the next of ``replies``."""
+
+    gate = None
+
+    def __init__(self, replies: list[bytes]) -> None:
+        self.replies = replies
+
+    def decide(self, payload: bytes, timeout: float) -> bytes:
+        return self.replies.pop(0)
+
+
+def _reply(**fields) -> bytes:
+    return bot_pb2.DecisionReply(**fields).SerializeToString()
+
+
+def test_every_reply_is_read_as_before() -> None:
+    replies = [b"", _reply(action_index=2), _reply(action_index=3), _reply(action_index=2, debug="why"),
+               _reply(action_index=5000), _reply(action_index=4095), b"\xff\xff", _reply(action_index=-1)]
+    client = SeatClient(_Replies(replies), match_id="m", seat=0, clocks=Clocks(), encoder=encoder_for(
+        get_game("union_pacific")))
+    asked = len(replies)
+    got = [client.decide(b"", 3) for _ in range(asked)]
+    assert [(d.index, d.debug) for d in got[:2]] == [(0, ""), (2, "")]
+    assert got[2].index is None and got[2].fault == (FaultReason.ILLEGAL_ACTION,
+                                                      "action_index 3 is out of range [0, 3)")
+    assert (got[3].index, got[3].fault, got[3].debug) == (2, None, "why")
+    assert got[4].fault == (FaultReason.ILLEGAL_ACTION, "action_index 5000 is out of range [0, 3)")
+    assert got[5].fault == (FaultReason.ILLEGAL_ACTION, "action_index 4095 is out of range [0, 3)")
+    assert got[6].index is None and got[6].fault[0] is FaultReason.MALFORMED_REPLY
+    assert got[7].fault == (FaultReason.ILLEGAL_ACTION, "action_index -1 is out of range [0, 3)")
+    assert client.clock.decisions == asked and not replies
