@@ -17,16 +17,13 @@ from itertools import compress
 from typing import Any
 
 from arena.games.base import (
-    IMAGINARY,
     GameOverError,
     IllegalActionError,
     NotYourTurnError,
-    Outcome,
     Termination,
 )
 from arena.games.common import shuffle
 from arena.games.union_pacific.actions import DRAW_DECK, DRAW_UP, ActionTable
-from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import (
     COMPANIES,
     NUM_CARD_KINDS,
@@ -37,20 +34,23 @@ from arena.games.union_pacific.board import (
     WILD,
     Board,
 )
+from arena.games.union_pacific.dividends import Dividends
 from arena.games.union_pacific.network import Network
-from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
-
-DIVIDEND = -1  # a dividend card in the share deck
-
-# Phases (what the seat(s) to move must decide).
-FIRST_INVEST, MAIN, DRAW_SHARE, EXCHANGE, OVER = range(5)
-PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
+from arena.games.union_pacific.phases import (
+    DIVIDEND,
+    DRAW_SHARE,
+    EXCHANGE,
+    FIRST_INVEST,
+    MAIN,
+    OVER,
+    PHASE_NAMES,
+    counts as _counts,
+)
+from arena.games.union_pacific.views import Views
 
 VARIANTS = ("standard", "pro")
 _KIND_RANGE = range(NUM_CARD_KINDS)
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
-#: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
-PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
 
 class _HeldKinds(dict):
@@ -67,11 +67,8 @@ _HELD_KINDS = _HeldKinds()
 
 
 
-def _counts(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
-    return {names[i]: n for i, n in enumerate(counts) if n}
 
-
-class UnionPacificState(Network):
+class UnionPacificState(Network, Dividends, Views):
     """One game of Union Pacific (see :class:`arena.games.base.GameState`)."""
 
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
@@ -502,163 +499,6 @@ class UnionPacificState(Network):
         self.track_discard[k] += 1
         self.events.append({"type": "pass", "seat": seat, "discard": self.board.card_kinds[k]})
         self._end_turn()
-
-    # -- dividends (§7, §9) -------------------------------------------------------
-
-    def _pay_pending(self) -> None:
-        while self.pending_dividends and self.phase != OVER:
-            self.pending_dividends -= 1
-            self._pay(self.dividends_paid + 1)
-
-    def _pay(self, number: int) -> None:
-        if self.n == 2 and number == 3:
-            self._create_imaginary()
-        rows = self.invested if self.imaginary is None else self.invested + [self.imaginary]
-        names = PARTICIPANTS[len(rows)] if self.imaginary is None else PARTICIPANTS[self.n] + (IMAGINARY,)
-        gains = [0] * len(rows)
-        companies = []
-        trains = self.trains_on_board
-        for c, holdings in enumerate(zip(*rows)):  # holdings: each participant's shares of company c
-            held: dict[str, int] = {}
-            payouts: dict[str, int] = {}
-            value = trains[c] + 1 if c != UP else 0
-            if any(holdings):
-                paid = union_pacific_payout(number, holdings) if c == UP else company_payout(value, holdings)
-                for i, h in enumerate(holdings):
-                    if h:
-                        name, amount = names[i], paid[i]
-                        held[name] = h
-                        payouts[name] = amount
-                        gains[i] += amount
-            if c == UP:
-                union_pacific = {"holdings": held, "payouts": payouts}
-            else:
-                companies.append({"company": COMPANIES[c], "value": value, "holdings": held, "payouts": payouts})
-        cash = self.cash
-        for i in range(self.n):
-            cash[i] += gains[i]
-        if self.imaginary is not None:
-            self.imaginary_cash += gains[self.n]
-        self.dividends_paid = number
-        self.events.append({
-            "type": "dividend",
-            "number": number,
-            "companies": companies,
-            "union_pacific": union_pacific,
-            "cash": {names[i]: (cash[i] if i < self.n else self.imaginary_cash) for i in range(len(rows))},
-        })
-        if number >= self.end_at:
-            self._finish(self.termination or Termination.NORMAL)
-
-    def _create_imaginary(self) -> None:
-        """§9: the display, the deck's shares and the UP stack become a third shareholder."""
-        imaginary = [0] * NUM_SHARE_KINDS
-        for c in self.display:
-            imaginary[c] += 1
-        dividends = 0
-        for c in self.share_deck:
-            if c == DIVIDEND:
-                dividends += 1
-            else:
-                imaginary[c] += 1
-        imaginary[UP] += self.up_stack
-        self.display = []
-        self.share_deck = [DIVIDEND] * dividends
-        self.up_stack = 0
-        self.imaginary = imaginary
-        self.events.append({"type": "imaginary_shareholder", "invested": _counts(imaginary, SHARE_CODES)})
-
-    def _stalemate(self) -> None:
-        """§8: nothing can ever be built or invested again: pay what is left, end."""
-        self.termination = Termination.STALEMATE
-        self.events.append({"type": "stalemate", "dividends_paid": self.dividends_paid})
-        self.pending_dividends = 0
-        while self.phase != OVER:
-            self._pay(self.dividends_paid + 1)
-
-    def _finish(self, termination: Termination) -> None:
-        self.termination = termination
-        self.phase = OVER
-        outcome = self.outcome()
-        self.events.append({"type": "game_end", **outcome.to_json()})
-
-    # -- results and views --------------------------------------------------------
-
-    def outcome(self) -> Outcome:
-        if self.phase != OVER or self.termination is None:
-            raise GameOverError("the game is not over yet")
-        cash = {str(s): self.cash[s] for s in range(self.n)}
-        if self.imaginary is not None:
-            cash[IMAGINARY] = self.imaginary_cash
-        places = {p: 1 + sum(1 for v in cash.values() if v > mine) for p, mine in cash.items()}
-        extra: dict[str, Any] = {}
-        if self.imaginary is not None:
-            extra["imaginary_ahead_of"] = {str(s): places[IMAGINARY] < places[str(s)] for s in range(self.n)}
-        return Outcome(cash=cash, places=places, termination=self.termination, extra=extra)
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise ValueError(f"there is no seat {seat!r} in a {self.n}-player game")
-        board = self.board
-        kinds = board.card_kinds
-        first = self.phase == FIRST_INVEST
-        pick = self.picks[seat] if first else None
-        return {
-            "game": "union_pacific",
-            "seat": seat,
-            "num_players": self.n,
-            "variant": self.variant,
-            "decision": self.decision_kind(seat),
-            "current_seat": None if first or self.phase == OVER else self.current,
-            "turn": self.turn,
-            "dividends_paid": self.dividends_paid,
-            "dividends_to_end": self.end_at,
-            "share_deck": len(self.share_deck),
-            "track_deck": len(self.track_deck),
-            "up_stack": self.up_stack,
-            "display": [COMPANIES[c] for c in self.display],
-            "track_discards": {kinds[k]: self.track_discard[k] for k in range(NUM_CARD_KINDS)},
-            "boxed_four_of_a_kind": _counts(self.boxed_four, COMPANIES),
-            "free_spaces": list(self.free),
-            "companies": [
-                {
-                    "code": COMPANIES[c],
-                    "trains_on_board": self.trains_on_board[c],
-                    "supply": self.supply[c],
-                    "value": self.trains_on_board[c] + 1,
-                    "sections": list(self.sections_of[c]),
-                }
-                for c in range(NUM_COMPANIES)
-            ],
-            "players": [
-                {
-                    "seat": s,
-                    "cash": self.cash[s],
-                    "invested": _counts(self.invested[s], SHARE_CODES),
-                    "hand_shares": sum(self.hand_shares[s]),
-                    "hand_track": sum(self.hand_track[s]),
-                }
-                for s in range(self.n)
-            ],
-            "hand": {
-                "shares": _counts(self.hand_shares[seat], SHARE_CODES),
-                "track": _counts(self.hand_track[seat], kinds),
-            },
-            "pending_first_investment": None if pick is None else SHARE_CODES[pick],
-            "imaginary": None if self.imaginary is None else {
-                "invested": _counts(self.imaginary, SHARE_CODES), "cash": self.imaginary_cash},
-            "public_events": knowledge.public_events(self, seat),
-            "known_shares": knowledge.known_shares(self, seat),
-        }
-
-    def action_to_string(self, action: int) -> str:
-        return self.table.to_string(action)
-
-    def string_to_action(self, text: str) -> int:
-        return self.table.from_string(text)
-
-    def describe_action(self, action: int) -> dict[str, Any]:
-        return self.table.describe(action)
 
     @property
     def rng(self) -> random.Random:

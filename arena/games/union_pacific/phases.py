@@ -1,0 +1,26 @@
+"""What a Union Pacific state's parts share: the phases, the dividend card, participant names.
+
+Kept apart from :mod:`~arena.games.union_pacific.state` so that its mixins
+(:mod:`~arena.games.union_pacific.network`, :mod:`~arena.games.union_pacific.dividends`,
+:mod:`~arena.games.union_pacific.views`) can use them without importing the state.
+"""
+
+from __future__ import annotations
+
+DIVIDEND = -1  # a dividend card in the share deck
+
+# Phases (what the seat(s) to move must decide).
+FIRST_INVEST, MAIN, DRAW_SHARE, EXCHANGE, OVER = range(5)
+PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
+
+#: PARTICIPANTS[n]: the participant names of seats 0..n-1 ("0", "1", ...).
+PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
+
+
+def counts(values: list[int], names: tuple[str, ...]) -> dict[str, int]:
+    """``{names[i]: values[i]}`` for the values that are not 0 (a hand, holdings)."""
+    return {names[i]: n for i, n in enumerate(values) if n}
+
+
+__all__ = ["DIVIDEND", "DRAW_SHARE", "EXCHANGE", "FIRST_INVEST", "MAIN", "OVER", "PARTICIPANTS", "PHASE_NAMES",
+           "counts"]
