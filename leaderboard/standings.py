@@ -23,7 +23,7 @@ import numpy as np
 
 from leaderboard.crosstable import CrossTable, cross_table
 from leaderboard.finishing_orders import RatedMatch, is_reference_participant
-from leaderboard.ratings import fit
+from leaderboard.ratings import RatingFit, fit
 from leaderboard.result_arrays import ResultArrays
 from leaderboard.result_reader import read_results
 from leaderboard.rows import RatingEntry, RatingPoint, split_participant
@@ -116,6 +116,38 @@ def scope_game(store: Store, tournament_id: int | None, game: str | None) -> str
     return games[0] if games else None
 
 
+@dataclass(frozen=True, eq=False)
+class RatedScope:
+    """One rating fit of a scope, before the rows shown are chosen: every participant's row
+    (best Elo first, unranked), the fit (its bootstrap draws give the likelihoods of
+    superiority) and the cross-table.  Which versions are shown does not change the fit:
+    :meth:`board` makes either view from it (the web pages keep both from one fit)."""
+
+    rows: list[Standing]
+    ratings: RatingFit
+    cross_table: CrossTable
+    players: int | None
+    table_sizes: list[int]
+    resamples: int
+    game: str | None
+
+    def board(self, all_versions: bool = False) -> Leaderboard:
+        """The leaderboard of the rows shown, ranked among themselves: each bot's newest version
+        with results, or every version with ``all_versions``; the likelihood of superiority
+        between those rows' neighbours.  The cross-table is the fit's, shared by both views."""
+        ranked = ranked_rows(self.rows if all_versions else newest_versions(self.rows))
+        superiority = []
+        if self.resamples:
+            for i, row in enumerate(ranked):
+                for distance, other in enumerate(ranked[i + 1:i + 1 + SUPERIORITY_WINDOW], start=1):
+                    p = self.ratings.superiority(row.name, other.name)
+                    assert p is not None
+                    superiority.append(Superiority(row.name, other.name, distance, p))
+        return Leaderboard(standings=ranked, superiority=superiority, cross_table=self.cross_table,
+                           players=self.players, table_sizes=self.table_sizes, resamples=self.resamples,
+                           method=self.ratings.method, game=self.game)
+
+
 def compute_leaderboard(store: Store, tournament_id: int | None = None, *, players: int | None = None,
                         game: str | None = None, bootstrap: int = 200, seed: int = 0, save: bool = True,
                         all_versions: bool = False, matches: list[RatedMatch] | None = None,
@@ -125,7 +157,23 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
     table size only, and build the rows, the likelihoods of superiority and the cross-table.
 
     Best Elo first, ranked among the rows shown: each bot's newest version with results,
-    or every version with ``all_versions``.  With ``save`` (and no ``players``) the
+    or every version with ``all_versions`` (:meth:`RatedScope.board` of :func:`rate_scope`,
+    which takes the other arguments).
+    """
+    return rate_scope(store, tournament_id, players=players, game=game, bootstrap=bootstrap, seed=seed,
+                      save=save, matches=matches, results=results, live=live,
+                      live_now=live_now).board(all_versions)
+
+
+def rate_scope(store: Store, tournament_id: int | None = None, *, players: int | None = None,
+               game: str | None = None, bootstrap: int = 200, seed: int = 0, save: bool = True,
+               matches: list[RatedMatch] | None = None, results: ResultArrays | None = None,
+               live: np.ndarray | None = None, live_now: dict[Hashable, float] | None = None) -> RatedScope:
+    """Fit the ratings of one tournament (or of every stored match), optionally of one
+    table size only: a row per participant (every version) and the cross-table, from which
+    :meth:`RatedScope.board` makes the leaderboard of the rows shown.
+
+    With ``save`` (and no ``players``) the
     ratings of every version and the live-Elo history are stored too (the web pages
     draw the rating charts from them).  The scope's results are read as arrays
     (:func:`leaderboard.result_reader.read_results`) unless the caller has them:
@@ -188,17 +236,8 @@ def compute_leaderboard(store: Store, tournament_id: int | None = None, *, playe
              for who, elo in after.items()],
             game=game,
         )
-    ranked = ranked_rows(rows if all_versions else newest_versions(rows))
-    superiority = []
-    if bootstrap:
-        for i, row in enumerate(ranked):
-            for distance, other in enumerate(ranked[i + 1:i + 1 + SUPERIORITY_WINDOW], start=1):
-                p = result.superiority(row.name, other.name)
-                assert p is not None
-                superiority.append(Superiority(row.name, other.name, distance, p))
-    return Leaderboard(standings=ranked, superiority=superiority, cross_table=cross_table(orders),
-                       players=players, table_sizes=table_sizes, resamples=bootstrap, method=result.method,
-                       game=game)
+    return RatedScope(rows=rows, ratings=result, cross_table=cross_table(orders), players=players,
+                      table_sizes=table_sizes, resamples=bootstrap, game=game)
 
 
 def compute_standings(store: Store, tournament_id: int | None = None, *, players: int | None = None,

@@ -186,7 +186,7 @@ def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Sto
         empty = read_results(session, None, table_size=7, game=UP)
     assert empty.matches == 0 and empty.names == () and empty.live_elo().size == 0
     assert compute_leaderboard(store, None, players=7, game=UP, bootstrap=10, save=False).standings == []
-    assert build_fit(store, None, 7, False, UP).played == {}
+    assert build_fit(store, None, 7, UP).played == {}
     with store.read_session() as session:
         forfeits = session.connection().exec_driver_sql("SELECT count(*) FROM seats WHERE forfeited").scalar_one()
     seen_forfeits = forfeits > 0
@@ -211,7 +211,7 @@ def test_the_leaderboard_and_the_pages_fit_are_those_of_the_per_match_path(store
             assert b.live_elo == pytest.approx(a.live_elo, rel=1e-11)
         assert [(s.above, s.below, s.p) for s in new.superiority] == [(s.above, s.below, s.p) for s in old.superiority]
         assert (new.table_sizes, new.game, new.method) == (old.table_sizes, old.game, old.method)
-        pages = build_fit(store, tid, players, all_versions, game if tid is None else None)
+        pages = build_fit(store, tid, players, game if tid is None else None).view(all_versions)
         history, played, tournaments = _old_pages_fit(rated)
         assert pages.played == played and pages.tournaments == tournaments
         assert pages.history.keys() == history.keys()
@@ -278,7 +278,7 @@ def test_a_first_fit_that_takes_long_shows_the_page_without_ratings_saying_so(
         cache.first_wait_s = 300  # fitted now (the queue is free): waited for, however slow the machine
         assert not client.get("/api/leaderboard?players=3").json()["fit"]["fitting"]
         assert len(cache._fits) == 2
-        assert (None, 2, False, UP) not in cache._fits
+        assert (None, 2, UP) not in cache._fits
 
 
 def test_the_live_elo_in_slices_of_matches_is_the_whole_pass(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -380,7 +380,7 @@ def test_the_pages_fit_holds_no_connection_during_the_live_elo(store: Store, mon
         return real(self, **kwargs)
 
     monkeypatch.setattr(ResultArrays, "live_elo", live_elo)
-    pages = build_fit(store, None, None, False, UP)
+    pages = build_fit(store, None, None, UP)
     assert pages.history and seen == [0]
 
 

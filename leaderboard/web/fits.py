@@ -1,8 +1,8 @@
 """The pages' rating fits, kept per scope and refitted only when the scope's results change.
 
-A fit (:func:`leaderboard.standings.compute_leaderboard`) reads every result of its
+A fit (:func:`leaderboard.standings.rate_scope`) reads every result of its
 scope; the pages must not pay that on every view.  :class:`RatingsCache` keeps one
-fit per scope (tournament or game, table size, which versions) under the scope's
+fit per scope (tournament or game, table size) under the scope's
 :func:`leaderboard.queries.results_key`, read from indexes on every request: a match
 or a bot version stored since makes the next view refit, nothing else does.  While
 one request refits a scope, the others asking for it wait for that fit rather than
@@ -14,6 +14,12 @@ they are being fitted.  At most :data:`MAX_SCOPES` fits are kept.
 
 A fit reads its scope's results as numpy arrays (:mod:`leaderboard.result_reader`:
 no Python object per match), so a million matches fit in well under a minute.
+
+Which versions a page shows (each bot's newest with results, or every version) does not
+change the fit: one fit of a scope makes both views (:attr:`Fit.boards`: the rows shown,
+their ranks and the likelihoods of superiority between their neighbours are made from the
+fit's rows and bootstrap draws; everything else is shared), so a server whose viewers open
+``/`` and ``/?versions=all`` fits and keeps each scope once.
 
 Besides the standings, a fit keeps what the bot pages draw from the whole history,
 bounded: each participant's live Elo after its matches (at most
@@ -41,7 +47,7 @@ from leaderboard.crosstable import CrossTable
 from leaderboard.queries import results_key
 from leaderboard.result_arrays import ResultArrays
 from leaderboard.result_reader import match_ids, read_results
-from leaderboard.standings import Leaderboard, Standing, compute_leaderboard, scope_game
+from leaderboard.standings import Leaderboard, Standing, rate_scope, scope_game
 from leaderboard.store import Store
 
 #: The most points of a participant's rating history a fit keeps (the chart draws them).
@@ -49,8 +55,8 @@ CHART_POINTS = 240
 
 #: How long a view waits for the refit of its scope before it is given the previous fit.
 WAIT_S = 3.0
-#: The most scopes (tournament or game, table size, versions) whose fits are kept; the least
-#: recently viewed is dropped first.
+#: The most scopes (tournament or game, table size) whose fits are kept (each with both views of
+#: the versions); the least recently viewed is dropped first.
 MAX_SCOPES = 32
 #: The most scopes waiting for a fit at once (a view of one more new scope gets no ratings yet).
 MAX_QUEUED = 4
@@ -59,12 +65,15 @@ RETRY_S = 60.0
 
 log = logging.getLogger("leaderboard.web.fits")
 
-Scope = tuple[int | None, int | None, bool, str | None]
+#: (tournament id, table size, game: None for a tournament's); both views of the versions share it
+Scope = tuple[int | None, int | None, str | None]
 
 
 @dataclass(frozen=True)
 class Fit:
-    board: Leaderboard
+    #: the two views of the one fit: each bot's newest version with results, every version
+    boards: tuple[Leaderboard, Leaderboard]
+    all_versions: bool = False  # which of them this fit's pages show (:attr:`board`)
     #: participant -> its live Elo after its matches, at most CHART_POINTS of them:
     #: ``{"match_id", "match_number" (in the scope), "n" (the participant's own count), "elo"}``
     history: dict[Hashable, list[dict[str, Any]]] = field(default_factory=dict)
@@ -86,8 +95,17 @@ class Fit:
                 "behind": self.behind, "refitting": self.refitting, "fitting": self.fitting}
 
     @property
+    def board(self) -> Leaderboard:
+        """The view shown: every version with :attr:`all_versions`, else each bot's newest with results."""
+        return self.boards[self.all_versions]
+
+    @property
     def standings(self) -> list[Standing]:
         return self.board.standings
+
+    def view(self, all_versions: bool) -> "Fit":
+        """The same fit showing every version (or each bot's newest): nothing is copied or refitted."""
+        return self if all_versions == self.all_versions else dataclasses.replace(self, all_versions=all_versions)
 
 
 def spread(n: int, points: int = CHART_POINTS) -> list[int]:
@@ -97,10 +115,10 @@ def spread(n: int, points: int = CHART_POINTS) -> list[int]:
     return sorted({round(i * (n - 1) / (points - 1)) for i in range(points)})
 
 
-def build_fit(store: Store, tournament_id: int | None, players: int | None, all_versions: bool,
-              game: str | None = None) -> Fit:
+def build_fit(store: Store, tournament_id: int | None, players: int | None, game: str | None = None) -> Fit:
     """The fit of a scope, from its results read as arrays in one snapshot with the
-    :func:`~leaderboard.queries.results_key` they make (:attr:`Fit.key`: what it counted)."""
+    :func:`~leaderboard.queries.results_key` they make (:attr:`Fit.key`: what it counted),
+    with both views of the versions (:attr:`Fit.boards`)."""
     game = scope_game(store, tournament_id, game)
     with store.snapshot_session() as session:
         key = results_key(store, tournament_id, players, None if tournament_id is not None else game,
@@ -120,9 +138,11 @@ def build_fit(store: Store, tournament_id: int | None, players: int | None, all_
     live_now = results.last_per_participant(live)
     del live  # (the fit's peak memory is in the fit below: nothing per cell but the results meanwhile)
     _give_back_memory()
-    board = compute_leaderboard(store, tournament_id, players=players, game=game, save=False,
-                                all_versions=all_versions, results=results, live_now=live_now)
-    return Fit(board=board, history=history, played=played, tournaments=tournaments, key=key)
+    rated = rate_scope(store, tournament_id, players=players, game=game, save=False, results=results,
+                       live_now=live_now)
+    boards = (rated.board(all_versions=False), rated.board(all_versions=True))
+    del rated  # (its bootstrap draws: the boards keep the likelihoods of superiority they show)
+    return Fit(boards=boards, history=history, played=played, tournaments=tournaments, key=key)
 
 
 def _chart_cells(results: ResultArrays) -> tuple[dict[Hashable, tuple[np.ndarray, np.ndarray]],
@@ -148,7 +168,7 @@ def pending_fit(store: Store, tournament_id: int | None, players: int | None, ga
     game = scope_game(store, tournament_id, game)
     board = Leaderboard(standings=[], superiority=[], cross_table=CrossTable(names=(), _pairs={}), players=players,
                         table_sizes=[], resamples=0, method=None, game=game)
-    return Fit(board=board, made_at=time.time(), fitting=True)
+    return Fit(boards=(board, board), made_at=time.time(), fitting=True)
 
 
 class _Refit:
@@ -160,7 +180,8 @@ class _Refit:
 
 
 class RatingsCache:
-    """One :class:`Fit` per scope, valid while the scope's results key is unchanged.
+    """One :class:`Fit` per scope, valid while the scope's results key is unchanged; both views
+    of the versions (each bot's newest, every version) are given from it, never fitted apart.
 
     A view whose scope has a fit but a newer key is not made to wait for the refit: the
     refit starts in a background thread (one per scope at a time) and, when the scope's
@@ -186,7 +207,7 @@ class RatingsCache:
     def __init__(self, key: Callable[[Store, int | None, int | None, str | None], Any] = results_key, *,
                  wait_s: float = WAIT_S, first_wait_s: float = WAIT_S, max_scopes: int = MAX_SCOPES,
                  max_queued: int = MAX_QUEUED,
-                 build: Callable[[Store, int | None, int | None, bool, str | None], Fit] = build_fit
+                 build: Callable[[Store, int | None, int | None, str | None], Fit] = build_fit
                  ) -> None:
         if max_scopes < 1 or max_queued < 1:
             raise ValueError(f"max_scopes and max_queued must be >= 1, got {max_scopes}, {max_queued}")
@@ -197,7 +218,8 @@ class RatingsCache:
         self.max_scopes = max_scopes
         self.max_queued = max_queued
         self._lock = threading.Lock()
-        self._fits: OrderedDict[Scope, tuple[Any, Fit]] = OrderedDict()  # least recently viewed first
+        # scope -> (key, its fit as each view shows it: newest versions, every version); least recently viewed first
+        self._fits: OrderedDict[Scope, tuple[Any, tuple[Fit, Fit]]] = OrderedDict()
         self._refits: dict[Scope, _Refit] = {}
         # scope -> (key whose refit failed, when, the error)
         self._failed: OrderedDict[Scope, tuple[Any, float, BaseException]] = OrderedDict()
@@ -206,11 +228,13 @@ class RatingsCache:
 
     def get(self, store: Store, tournament_id: int | None, players: int | None = None,
             all_versions: bool = False, game: str | None = None) -> Fit:
-        """The fit of a scope: a tournament, or the overall results of ``game`` (ratings are per game)."""
-        scope = (tournament_id, players, all_versions, None if tournament_id is not None else game)
-        key = self._key(store, tournament_id, players, scope[3])
+        """The fit of a scope: a tournament, or the overall results of ``game`` (ratings are per game),
+        showing every version or each bot's newest (``all_versions``: both views are of one fit)."""
+        scope = (tournament_id, players, None if tournament_id is not None else game)
+        key = self._key(store, tournament_id, players, scope[2])
         with self._lock:
-            cached = self._fits.get(scope)
+            kept = self._fits.get(scope)
+            cached = None if kept is None else (kept[0], kept[1][bool(all_versions)])
             if cached is not None:
                 self._fits.move_to_end(scope)
                 if cached[0] == key:
@@ -224,7 +248,7 @@ class RatingsCache:
             if refit is None:
                 if len(self._refits) >= self.max_queued:  # enough scopes wait for a fit already
                     return self._stale(cached[1], key, refitting=False) if cached is not None else \
-                        pending_fit(store, tournament_id, players, scope[3])
+                        pending_fit(store, tournament_id, players, scope[2])
                 refit = _Refit()
                 threading.Thread(target=self._refit, args=(store, scope, refit), daemon=True,
                                  name=f"arena-refit-{scope}").start()  # if it cannot start, nothing is registered
@@ -236,12 +260,13 @@ class RatingsCache:
         else:
             refit.done.wait(self.wait_s if cached[1].seconds < self.wait_s else 0)
         with self._lock:
-            now = self._fits.get(scope)
+            kept = self._fits.get(scope)
+        now = None if kept is None else (kept[0], kept[1][bool(all_versions)])
         if now is None:
             if refit.error is not None:  # the first fit of the scope failed: nothing to show
                 raise refit.error
             # not done yet, or done and already dropped by views of other scopes
-            return pending_fit(store, tournament_id, players, scope[3])
+            return pending_fit(store, tournament_id, players, scope[2])
         if now[0] == key:
             return now[1]
         return self._stale(now[1], key, refitting=not refit.done.is_set())
@@ -258,13 +283,13 @@ class RatingsCache:
                 started = time.time()
                 # the key as the fit starts (a build that does not read its own); a match stored
                 # during the fit then makes the next view refit
-                key = self._key(store, scope[0], scope[1], scope[3])
+                key = self._key(store, scope[0], scope[1], scope[2])
                 fit = self._build(store, *scope)
             if fit.key is not None and self._key is results_key:
                 key = fit.key  # read in the snapshot the fit counted
             fit = dataclasses.replace(fit, results=_counted(key), made_at=started, seconds=time.time() - started)
             with self._lock:
-                self._fits[scope] = (key, fit)
+                self._fits[scope] = (key, (fit.view(False), fit.view(True)))
                 self._fits.move_to_end(scope)
                 while len(self._fits) > self.max_scopes:
                     self._fits.popitem(last=False)

@@ -2,8 +2,8 @@
 
 The answers the web pages keep (:mod:`leaderboard.web.cache`) are made from the store's
 data and from the rating fits of the scopes they show (:mod:`leaderboard.web.fits`).  A
-fit of one scope (a tournament, a table size, every version) does not change a page that
-shows another: with one count of fits for all scopes, each fit finishing made every kept
+fit of one scope (a tournament or a game's overall results, a table size) does not change a
+page that shows another: with one count of fits for all scopes, each fit finishing made every kept
 answer again, and after a new match the six or so scopes a server keeps finish their refits
 one after the other, each a wave of remade pages (at a million matches each page made afresh
 costs tens of milliseconds; ten clients waited for them).
@@ -13,7 +13,9 @@ also counts the fits stored *per scope* and notes, while an answer is made (in t
 thread making it), the scopes it asked for.  The answer is kept with what it used
 (:meth:`TrackedRatings.end`): each scope and the count of its fits read *before* its fit
 was, so a fit stored while it was being made remakes it at the next view
-(:meth:`TrackedRatings.current`).
+(:meth:`TrackedRatings.current`).  Both views of the versions (each bot's newest, every
+version) are made from one fit of their scope, so they are one scope here: a fit of it
+remakes the pages of both.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from leaderboard.web.fits import Fit, RatingsCache, Scope
 Used = frozenset[tuple[Hashable, int]]
 
 
-def scope_of(tournament_id: int | None, players: int | None, all_versions: bool, game: str | None) -> Scope:
-    """The scope :meth:`RatingsCache.get` keeps a fit under (a tournament's fit is not per game)."""
-    return (tournament_id, players, all_versions, None if tournament_id is not None else game)
+def scope_of(tournament_id: int | None, players: int | None, game: str | None) -> Scope:
+    """The scope :meth:`RatingsCache.get` keeps a fit under (a tournament's fit is not per game; both
+    views of the versions share it)."""
+    return (tournament_id, players, None if tournament_id is not None else game)
 
 
 class TrackedRatings(RatingsCache):
@@ -48,7 +51,7 @@ class TrackedRatings(RatingsCache):
             all_versions: bool = False, game: str | None = None) -> Fit:
         used = getattr(self._asking, "scopes", None)
         if used is not None:  # the scope's count read before its fit is: a fit stored after it remakes the answer
-            scope = scope_of(tournament_id, players, all_versions, game)
+            scope = scope_of(tournament_id, players, game)
             if scope not in used:
                 with self._made_lock:
                     used[scope] = self.made.get(scope, 0)
