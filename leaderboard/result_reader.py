@@ -13,6 +13,7 @@ this reads indexes only, never the rows with the replays.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from itertools import islice
@@ -149,8 +150,11 @@ def _read(connection: Any, query: Any, columns: tuple[tuple[str, Any, Any], ...]
         chunks = _cursor_chunks(connection, compiled.string, args, len(columns))
     spec = kept if kept is not None else tuple((name, dtype) for name, _, dtype in columns)
     arrays = _Columns([name for name, _ in spec], [np.dtype(t) for _, t in spec], capacity)
-    for chunk in chunks:
-        arrays.add(convert(chunk) if convert is not None else chunk)
+    # closed on any error here too: a COPY left open holds the connection's lock, and the
+    # session's rollback would wait for it forever
+    with contextlib.closing(chunks):
+        for chunk in chunks:
+            arrays.add(convert(chunk) if convert is not None else chunk)
     return arrays.finish()
 
 

@@ -369,6 +369,47 @@ def test_the_binary_copy_refuses_a_null_and_reads_both_widths(pg_url: str) -> No
                                 columns)
 
 
+@pytest.mark.postgres
+def test_an_error_while_the_copy_is_read_leaves_the_connection_usable(pg_url: str) -> None:
+    """An error raised while a chunk is used (out of memory, a refused number) ends the COPY: the
+    session closes and the next query runs (a COPY left open held the connection's lock, and the
+    rollback at the session's end waited for it forever)."""
+    import threading
+
+    from sqlalchemy import Integer, cast, func, select, text
+
+    import leaderboard.result_reader as result_reader
+
+    columns = (("a", Integer, np.int32),)
+    many = select(cast(func.generate_series(1, 3 * result_reader.READ_CHUNK), Integer).label("a"))
+    calls: list[int] = []
+
+    def convert(chunk: list[np.ndarray]) -> list[np.ndarray]:
+        calls.append(len(chunk[0]))
+        if len(calls) == 2:
+            raise MemoryError("a chunk too many")
+        return chunk
+
+    outcome: list[Any] = []
+
+    def attempt() -> None:
+        with Store.open(pg_url) as store:
+            try:
+                with store.snapshot_session() as session:
+                    result_reader._read(session.connection(), many, columns, convert=convert,
+                                        kept=(("a", np.int32),))
+            except MemoryError as exc:
+                outcome.append(exc)
+            with store.engine.connect() as connection:
+                outcome.append(connection.execute(text("SELECT 1")).scalar())
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "the session's end waited forever on the COPY left open"
+    assert [type(outcome[0]), outcome[1]] == [MemoryError, 1] and len(calls) == 2
+
+
 def test_the_pages_fit_holds_no_connection_during_the_live_elo(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """PostgreSQL ends a transaction idle for 30 s: the slow work after the read (live Elo, the fit)
     must not keep the snapshot open (a loaded machine took more than 30 s there)."""
