@@ -73,7 +73,8 @@ class StoreCore:
         return Session(self._engine, expire_on_commit=False)
 
     def read_session(self) -> Session:
-        """A session for reads only (:mod:`leaderboard.queries` runs its queries in one)."""
+        """A session for reads only (the bounded reads of the pages, :mod:`leaderboard.match_lists`
+        and its siblings, run their queries in one)."""
         return self._read()
 
     def snapshot_session(self) -> Session:

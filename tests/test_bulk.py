@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from arena.bench.store import Filler, ensure_bots, play_templates
 from arena.records import Fault, FaultReason, MatchRecord, MatchTermination
-from leaderboard import queries
+from leaderboard import tallies
 from leaderboard.errors import AlreadyRecorded, UnknownBotError, UnknownTournamentError
 from leaderboard.store import Store
 
@@ -73,7 +73,7 @@ def test_record_matches_stores_what_record_match_stores(db_url: str, templates: 
         stored_rows = rows(store, many)
         assert len(stored_rows[0]) == len(made)
         assert len(stored_rows[2]) == sum(len(r.references) for r in made) > 0  # the two-player imaginary rows
-        counts = queries.match_counts(store)  # the triggers counted the bulk inserts too
+        counts = tallies.match_counts(store)  # the triggers counted the bulk inserts too
         assert counts[one] == counts[many] == len(made)
         stored = store.get_match(f"b~{made[0].match_id}")
         assert stored.replay == made[0].replay and stored.seats[0].forfeited and stored.seats[0].fault_count == 1
@@ -92,7 +92,7 @@ def test_a_batch_is_stored_whole_or_not_at_all(db_url: str, templates: dict[int,
             with pytest.raises(error) as raised:
                 store.record_matches(batch)
             assert says in str(raised.value)
-            assert queries.match_count(store, tid) == 1 and len(store.list_matches(tournament_id=tid)) == 1
+            assert tallies.match_count(store, tid) == 1 and len(store.list_matches(tournament_id=tid)) == 1
 
         refused([*rest, (tid, 99, 0, made[0])], AlreadyRecorded, f"match id {made[0].match_id!r} is already stored")
         refused([*rest, (tid, 0, 0, renamed(made[0], "new"))], AlreadyRecorded,
@@ -111,4 +111,4 @@ def test_a_batch_is_stored_whole_or_not_at_all(db_url: str, templates: dict[int,
         refused([*rest, (tid + 50, 0, 0, renamed(made[1], "t"))], UnknownTournamentError, "no tournament")
 
         assert store.record_matches(rest) == len(rest) and store.record_matches([]) == 0
-        assert queries.match_count(store, tid) == len(made)
+        assert tallies.match_count(store, tid) == len(made)

@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.records import MatchRecord, MatchTermination, SeatResult
-from leaderboard import queries
+from leaderboard import tallies
 from leaderboard.queue import MatchQueue, RecordOutcome, WorkerId
 from leaderboard.rows import TournamentStatus
 from leaderboard.result_reader import read_results
@@ -128,10 +128,10 @@ def test_an_excluded_worker_leaves_the_fits_and_claims_no_more(db_url: str) -> N
         lease = good.claim(tid)
         assert lease is not None and good.record(lease, rec("m-good"), isolation="none") is RecordOutcome.RECORDED
         assert len(store.rated_matches(tid)) == 2
-        keys = {scope: queries.results_key(store, scope) for scope in (tid, None)}
+        keys = {scope: tallies.results_key(store, scope) for scope in (tid, None)}
         assert good.exclude_worker(tid, "h/bad", "faults") == 1
         for scope, key in keys.items():  # the web's cached fits of both scopes are made again
-            assert queries.results_key(store, scope) != key
+            assert tallies.results_key(store, scope) != key
         assert [m.key for m in store.rated_matches(tid)] == ["m-good"]
         assert [m.key for m in store.rated_matches()] == ["m-good"]
         with store.read_session() as session:  # the rating fit's own reading path leaves it out too
@@ -141,7 +141,7 @@ def test_an_excluded_worker_leaves_the_fits_and_claims_no_more(db_url: str) -> N
         assert bad.claim(tid) is None and good.claim(tid) is not None
         with pytest.raises(Exception, match="no worker 'h/nobody'"):
             good.exclude_worker(tid, "h/nobody")
-        excluded = queries.results_key(store, tid)
+        excluded = tallies.results_key(store, tid)
         assert good.include_worker(tid, "h/bad") == 1
         assert len(store.rated_matches(tid)) == 2
-        assert queries.results_key(store, tid) == keys[tid] != excluded  # the undo: the same results as before
+        assert tallies.results_key(store, tid) == keys[tid] != excluded  # the undo: the same results as before

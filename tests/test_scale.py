@@ -24,10 +24,10 @@ from starlette.testclient import TestClient
 
 from arena.bench.store import fill, play_templates
 from arena.cli.main import main
-from leaderboard import queries
+from leaderboard import match_lists, paging, tallies
 from leaderboard.database import create_db_engine, resolve_db_url
 from leaderboard.errors import CorruptDataError
-from leaderboard.queries import DEFAULT_LIMIT, MAX_LIMIT, BadCursor
+from leaderboard.paging import DEFAULT_LIMIT, MAX_LIMIT, BadCursor
 from leaderboard.store import Store
 from leaderboard.web import create_app
 from leaderboard.web.fits import CHART_POINTS, RatingsCache, build_fit, spread
@@ -76,7 +76,7 @@ def test_pages_of_matches_cover_every_match_once_newest_first(db_url: str, templ
             expected = [m.id for m in store.list_matches(**scope)]
             got, cursor = [], None
             while True:
-                page = queries.match_page(store, limit=7, cursor=cursor, **scope)
+                page = match_lists.match_page(store, limit=7, cursor=cursor, **scope)
                 assert len(page.items) <= 7
                 got += [m.id for m in page.items]
                 cursor = page.next_cursor
@@ -86,13 +86,13 @@ def test_pages_of_matches_cover_every_match_once_newest_first(db_url: str, templ
             assert got == expected, scope
             assert all(m.replay is None for m in page.items)
         with pytest.raises(BadCursor):
-            queries.match_page(store, cursor="not-a-cursor")
-        tournament_cursor = queries.tournament_page(store, limit=1).next_cursor
+            match_lists.match_page(store, cursor="not-a-cursor")
+        tournament_cursor = paging.tournament_page(store, limit=1).next_cursor
         assert tournament_cursor is not None
         with pytest.raises(BadCursor, match="not a cursor of this list"):
-            queries.match_page(store, cursor=tournament_cursor)
+            match_lists.match_page(store, cursor=tournament_cursor)
         with pytest.raises(ValueError, match="limit must be between 1 and 500"):
-            queries.match_page(store, limit=MAX_LIMIT + 1)
+            match_lists.match_page(store, limit=MAX_LIMIT + 1)
 
 
 def test_every_list_endpoint_is_paged_with_a_bounded_default_and_links(tmp_path: Path,
@@ -159,12 +159,12 @@ def test_the_fit_is_cached_until_a_match_or_a_version_is_stored(db_url: str, tem
         assert cache.get(store, None) is first and cache.get(store, tournaments[0], 2) is scoped
         assert cache.fits_made == 2
         before = sum(s.matches for s in first.standings if not s.reference)
-        key = queries.results_key(store)
+        key = tallies.results_key(store)
 
-        counted = queries.match_counts(store)
+        counted = tallies.match_counts(store)
         fill(store, 1, templates=templates, bots=8, tournaments=1)  # one more deal, another tournament
-        assert queries.results_key(store) != key
-        after = queries.match_counts(store)  # kept by the database's triggers
+        assert tallies.results_key(store) != key
+        after = tallies.match_counts(store)  # kept by the database's triggers
         assert {t: n for t, n in after.items() if t in counted} == counted
         assert sum(after.values()) == len(store.list_matches()) > sum(counted.values())
         again = cache.get(store, None)
@@ -207,7 +207,7 @@ def test_an_old_database_gets_its_replays_compressed_text_unchanged(db_url: str,
         counts: dict[int, int] = {}
         for m in store.list_matches():
             counts[m.tournament_id] = counts.get(m.tournament_id, 0) + 1
-        assert queries.match_counts(store) == counts and sum(counts.values()) == len(data["tables"]["matches"]["rows"]) + 2
+        assert tallies.match_counts(store) == counts and sum(counts.values()) == len(data["tables"]["matches"]["rows"]) + 2
         assert store.get_match("old-real").replay == json.loads(real)
         with pytest.raises(CorruptDataError, match="is not valid JSON"):
             store.get_match("old-corrupt")
@@ -272,13 +272,13 @@ def test_a_view_gets_the_previous_fit_while_the_refit_runs(tmp_path: Path, templ
     app.state.web.ratings = cache = RatingsCache(build=slow, wait_s=0.2)
     with TestClient(app) as client:
         store = app.state.web.store
-        stored = sum(queries.match_counts(store).values())
+        stored = sum(tallies.match_counts(store).values())
         first = client.get("/api/leaderboard").json()["fit"]
         assert first["matches"] == stored and first["behind"] == 0 and not first["refitting"]
         rows = client.get("/api/leaderboard").json()["rows"]
 
         fill(store, 1, templates=templates, bots=8, tournaments=1)  # one more deal: the refit waits for the gate
-        added = sum(queries.match_counts(store).values()) - stored
+        added = sum(tallies.match_counts(store).values()) - stored
         for _ in range(2):
             board = client.get("/api/leaderboard").json()  # the previous fit, at once
             assert board["rows"] == rows and board["fit"]["matches"] == stored
@@ -323,7 +323,7 @@ def test_a_failed_refit_raises_in_the_view_and_is_tried_again(tmp_path: Path, te
             cache.get(store, None)
         assert len(tried) == 1
         monkeypatch.setattr(fits, "RETRY_S", 0.0)  # RETRY_S later: tried again
-        assert cache.get(store, None).results == sum(queries.match_counts(store).values())
+        assert cache.get(store, None).results == sum(tallies.match_counts(store).values())
         assert len(tried) == 2
 
 
@@ -353,11 +353,11 @@ def test_publish_deals_reads_only_the_deal_of_each_match(tmp_path: Path, templat
 
         monkeypatch.setattr(store, "list_matches", refuse)
         visibility = Visibility(store)
-        shown = {m.id: visibility.published(m) for m in queries.match_page(store, tournament_id=tid).items}
+        shown = {m.id: visibility.published(m) for m in match_lists.match_page(store, tournament_id=tid).items}
         assert shown == {**{r.match_id: True for r in complete}, **{r.match_id: False for r in partial},
                          again[0].match_id: False}
         store.set_tournament_status(tid, "finished")
-        assert all(Visibility(store).published(m) for m in queries.match_page(store, tournament_id=tid).items)
+        assert all(Visibility(store).published(m) for m in match_lists.match_page(store, tournament_id=tid).items)
 
 
 def test_a_refit_that_fails_keeps_the_previous_fit_and_is_not_retried_for_the_same_results(

@@ -21,7 +21,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.bench.store import fill, play_templates
-from leaderboard import queries
+from leaderboard import tallies
 from leaderboard.ratings import fit
 from leaderboard.result_reader import read_results
 from leaderboard.standings import SUPERIORITY_WINDOW, Leaderboard, compute_leaderboard
@@ -146,7 +146,7 @@ def test_one_fit_serves_both_views_and_a_new_match_refits_them_once(versions_url
         assert len(calls) == 2 and calls == [(None, None, UP), (tid, None, None)]
 
         fill(store, 1, templates=templates, bots=6, tournaments=1)  # one more deal: one refit for both views
-        counted_now = sum(queries.match_counts(store).values())
+        counted_now = sum(tallies.match_counts(store).values())
         again_every = cache.get(store, None, all_versions=True, game=UP)
         again_newest = cache.get(store, None, game=UP)
         assert len(calls) == 3 and cache.fits_made == 3

@@ -22,8 +22,8 @@ from starlette.testclient import TestClient
 
 from arena.bench.store import fill, play_templates
 from arena.cli.main import main
-from leaderboard import queries
-from leaderboard.queries import DEFAULT_LIMIT, MAX_LIMIT
+from leaderboard import bot_activity, match_lists, tallies
+from leaderboard.paging import DEFAULT_LIMIT, MAX_LIMIT
 from leaderboard.rows import TournamentStatus
 from leaderboard.store import Store
 from leaderboard.web import create_app
@@ -199,17 +199,17 @@ def test_serve_refuses_a_negative_cache(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_data_version_changes_with_each_kind_of_change(db_url: str, templates: dict[int, list[Any]]) -> None:
     with Store.open(db_url) as store:
-        seen = [queries.data_version(store)]
+        seen = [tallies.data_version(store)]
         tid = fill(store, 2, templates=templates, bots=8, tournaments=1)[0]
-        seen.append(queries.data_version(store))
+        seen.append(tallies.data_version(store))
         store.add_bot("other", "1.0", "me", "python", manifest_path="/x/bot.toml", files_sha256="ab" * 32)
-        seen.append(queries.data_version(store))
+        seen.append(tallies.data_version(store))
         store.remove_bot("other")
-        seen.append(queries.data_version(store))
+        seen.append(tallies.data_version(store))
         store.set_tournament_status(tid, TournamentStatus.RUNNING)
-        seen.append(queries.data_version(store))
+        seen.append(tallies.data_version(store))
         assert len(set(seen)) == len(seen)
-        assert queries.data_version(store) == seen[-1]  # nothing changed: the same
+        assert tallies.data_version(store) == seen[-1]  # nothing changed: the same
 
 
 @pytest.mark.parametrize(("few_seats", "walk"), [(1, 1), (1, 1000), (10_000, 40)])
@@ -217,19 +217,19 @@ def test_a_bots_matches_are_the_same_whichever_way_they_are_found(db_url: str, t
                                                                   few_seats: int, walk: int,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot with many seats is found by walking the matches, one with few from its seats
-    (queries.FEW_SEATS); within a tournament the walk looks at queries.WALK_PER_ROW matches
+    (match_lists.FEW_SEATS); within a tournament the walk looks at match_lists.WALK_PER_ROW matches
     a row at most, then the page is found from the seats after all (walk 1: most pages are):
     the pages are the same, with and without a tournament, for a bot, one version, and a new
     version with no match at all; and a tournament's own pages are its matches newest first."""
-    monkeypatch.setattr(queries, "FEW_SEATS", few_seats)
-    monkeypatch.setattr(queries, "WALK_PER_ROW", walk)
+    monkeypatch.setattr(match_lists, "FEW_SEATS", few_seats)
+    monkeypatch.setattr(match_lists, "WALK_PER_ROW", walk)
     with Store.open(db_url) as store:
         tournaments = fill(store, 30, templates=templates, bots=8, tournaments=2)
         for tid in tournaments:
             expected = [m.id for m in store.list_matches(tournament_id=tid)]
             got, cursor = [], None
             while True:
-                page = queries.match_page(store, tournament_id=tid, limit=7, cursor=cursor)
+                page = match_lists.match_page(store, tournament_id=tid, limit=7, cursor=cursor)
                 got += [m.id for m in page.items]
                 cursor = page.next_cursor
                 if cursor is None:
@@ -243,7 +243,7 @@ def test_a_bots_matches_are_the_same_whichever_way_they_are_found(db_url: str, t
                 expected = [m.id for m in store.list_matches(tournament_id=tid, bot=who)]
                 got, cursor = [], None
                 while True:
-                    page = queries.match_page(store, tournament_id=tid, bot=who, limit=4, cursor=cursor)
+                    page = match_lists.match_page(store, tournament_id=tid, bot=who, limit=4, cursor=cursor)
                     got += [m.id for m in page.items]
                     assert all(any(s.bot.split("@")[0] == name for s in m.seats) for m in page.items)
                     cursor = page.next_cursor
@@ -258,11 +258,11 @@ def test_a_bots_faults_are_the_same_whichever_way_they_are_found(db_url: str, te
                                                                  few_seats: int,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A version's faulted or forfeited seats, newest first: on PostgreSQL read from the seats
-    first when there are fewer than queries.FEW_SEATS of them, else by walking the matches;
+    first when there are fewer than match_lists.FEW_SEATS of them, else by walking the matches;
     the same either way, with and without a tournament, and as the stored matches say."""
     import arena.bench.store as bench
 
-    monkeypatch.setattr(queries, "FEW_SEATS", few_seats)
+    monkeypatch.setattr(bot_activity, "FEW_SEATS", few_seats)
     monkeypatch.setattr(bench, "FAULT_RATE", 0.3)
     with Store.open(db_url) as store:
         tournaments = fill(store, 40, templates=templates, bots=6, tournaments=2)
@@ -271,9 +271,9 @@ def test_a_bots_faults_are_the_same_whichever_way_they_are_found(db_url: str, te
             expected = [(m.id, s.seat) for m in store.list_matches(tournament_id=tid, bot=bot)
                         for s in m.seats if s.bot == bot and (s.faults or s.forfeited)]
             for limit in (3, 500):
-                got = queries.incidents(store, bot, tid, limit)
+                got = bot_activity.incidents(store, bot, tid, limit)
                 assert [(i.id, i.seat) for i in got] == expected[:limit], (tid, limit)
-            assert len(expected) >= 3 and all(i.faults for i in queries.incidents(store, bot, tid, 500))
+            assert len(expected) >= 3 and all(i.faults for i in bot_activity.incidents(store, bot, tid, 500))
 
 
 def test_a_tournaments_newest_ends_are_its_own(db_url: str, templates: dict[int, list[Any]]) -> None:
@@ -286,7 +286,7 @@ def test_a_tournaments_newest_ends_are_its_own(db_url: str, templates: dict[int,
         for tid in tournaments:
             mine = sorted(store.list_matches(tournament_id=tid), key=lambda m: m.started_at, reverse=True)
             expected = [m.started_at + timedelta(seconds=m.duration_s) for m in mine[:5]]
-            assert queries.newest_ends(store, tid, 5) == expected and len(mine) > 5
+            assert match_lists.newest_ends(store, tid, 5) == expected and len(mine) > 5
 
 
 def _wait_for_fits(ratings: Any, count: int) -> None:
@@ -394,7 +394,7 @@ def test_a_tournaments_progress_is_shared_briefly_and_shows_a_new_match_at_once(
             hits = cache.hits
             assert client.get(path).content == first.content and cache.hits == hits + 1
             done = first.json()["done"]
-            assert done == queries.match_count(writer, tid)
+            assert done == tallies.match_count(writer, tid)
             from arena.bench.store import Filler
 
             deal = Filler(templates, [b.participant for b in writer.list_bots()], seed=5).deal("late", 1.8e9)

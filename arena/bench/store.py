@@ -225,9 +225,9 @@ def fill(store: Any, matches: int, *, bots: int = 20, tournaments: int = 4, seed
 
 def store_offset(store: Any) -> float:
     """Seconds after :data:`T0` past the newest stored match (a second run appends in time)."""
-    from leaderboard import queries
+    from leaderboard import match_lists
 
-    newest = queries.match_page(store, limit=1).items
+    newest = match_lists.match_page(store, limit=1).items
     return 0.0 if not newest else newest[0].started_at.timestamp() - T0 + 3600
 
 
@@ -286,13 +286,13 @@ def bench_paths(store: Any, bot: str, tournament: int, match_id: str) -> list[st
     """The pages and endpoints to time: every kind of page, scoped and not, and the lists."""
     from urllib.parse import quote
 
-    from leaderboard import queries
+    from leaderboard import match_lists
 
-    deep = queries.match_page(store, tournament_id=tournament, limit=500)
+    deep = match_lists.match_page(store, tournament_id=tournament, limit=500)
     for _ in range(3):  # a cursor some pages in
         if deep.next_cursor is None:
             break
-        deep = queries.match_page(store, tournament_id=tournament, limit=500, cursor=deep.next_cursor)
+        deep = match_lists.match_page(store, tournament_id=tournament, limit=500, cursor=deep.next_cursor)
     b = quote(bot, safe="")
     paths = [
         "/", "/api/leaderboard", f"/tournaments/{tournament}", f"/api/leaderboard?tournament={tournament}",

@@ -366,7 +366,7 @@ def run_store(args: argparse.Namespace) -> int:
 
     from arena.bench.store import Server, bench_paths, fill, load, play_templates, time_paths
     from arena.cli.options import open_store
-    from leaderboard import queries
+    from leaderboard import match_lists, tallies
 
     if args.matches < 0 or (args.matches == 0 and args.db is None) or args.bots < 6 or args.tournaments < 1 or args.repeat < 1 or args.clients < 0 \
             or args.requests < 1:
@@ -400,12 +400,12 @@ def run_store(args: argparse.Namespace) -> int:
                     fill(store, args.matches, bots=args.bots, tournaments=args.tournaments, seed=args.seed,
                          templates=templates, progress=advance)
             fill_s = time.perf_counter() - fill_start
-            counts = queries.match_counts(store)
+            counts = tallies.match_counts(store)
             total = sum(counts.values())
-            size = queries.storage_bytes(store)
+            size = tallies.storage_bytes(store)
             url = store.url
             biggest = max(counts, key=lambda t: (counts[t], t))  # the tournament-scoped pages: the largest one
-            newest = queries.match_page(store, tournament_id=biggest, limit=1).items[0]
+            newest = match_lists.match_page(store, tournament_id=biggest, limit=1).items[0]
             bot = newest.seats[0].bot
             paths = bench_paths(store, bot, biggest, newest.id)
             filled = (f"stored {args.matches:,} matches in {fill_s:,.0f} s ({args.matches / fill_s:,.0f}/s); "

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from arena.games.base import ReplayError
-from leaderboard import queries
+from leaderboard import match_lists, paging
 from leaderboard.errors import UnknownMatchError
 from leaderboard.web.context import Web
 from leaderboard.web.games import board_json
@@ -63,7 +63,7 @@ def api_leaderboard(request: Request) -> Response:
 
 def api_tournaments(request: Request) -> Response:
     web = Web.of(request)
-    found = queries.tournament_page(web.store, limit=limit_param(request), cursor=cursor_param(request))
+    found = paging.tournament_page(web.store, limit=limit_param(request), cursor=cursor_param(request))
     return _list(request, tournaments_json(web.store, found.items), found.next_cursor)
 
 
@@ -74,7 +74,7 @@ def api_tournament(request: Request) -> Response:
     tid = tournament_path(request)
     visibility = Visibility(s)
     data = tournament_json(s, visibility.tournament(tid))
-    found = queries.match_page(s, tournament_id=tid, limit=limit_param(request), cursor=cursor_param(request))
+    found = match_lists.match_page(s, tournament_id=tid, limit=limit_param(request), cursor=cursor_param(request))
     data["matches"] = [match_summary_json(m, visibility.published(m)) for m in found.items]
     data["matches_cursor"] = found.next_cursor
     data["matches_next"] = next_link(request, found.next_cursor)
@@ -88,7 +88,7 @@ def api_tournament_progress(request: Request) -> Response:
 
 def api_bots(request: Request) -> Response:
     web = Web.of(request)
-    found = queries.bot_page(web.store, all_versions=versions_param(request), limit=limit_param(request),
+    found = paging.bot_page(web.store, all_versions=versions_param(request), limit=limit_param(request),
                              cursor=cursor_param(request))
     return _list(request, [bot_info_json(b) for b in found.items], found.next_cursor)
 
@@ -110,7 +110,7 @@ def api_matches(request: Request) -> Response:
     web = Web.of(request)
     s = web.store
     visibility = Visibility(s)
-    found = queries.match_page(s, tournament_id=tournament_param(request),
+    found = match_lists.match_page(s, tournament_id=tournament_param(request),
                                bot=request.query_params.get("bot") or None,
                                limit=limit_param(request), cursor=cursor_param(request))
     return _list(request, [match_summary_json(m, visibility.published(m)) for m in found.items], found.next_cursor)

@@ -47,7 +47,7 @@ from leaderboard.errors import (
     UnknownMatchError,
     UnknownTournamentError,
 )
-from leaderboard.queries import BadCursor
+from leaderboard.paging import BadCursor
 from leaderboard.store import Store
 from leaderboard.web import api, pages
 from leaderboard.web.cache import DEFAULT_MAX_BYTES, ResponseCache, cached

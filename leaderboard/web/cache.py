@@ -4,7 +4,7 @@ Making a page at a million matches takes tens of milliseconds of Python (a leade
 rows, matrices and template; a bot page's queries); ten clients on two cores cannot
 wait for that on every view.  :class:`ResponseCache` keeps each answer (body, status,
 headers) under its address and the **data version** it was made at: the store's
-:func:`leaderboard.queries.data_version` (matches stored, bots and versions, tournaments'
+:func:`leaderboard.tallies.data_version` (matches stored, bots and versions, tournaments'
 changes, worker exclusions: one query over a few small rows) and the number of rating fits
 made so far.  The version is read before the answer is made, so an answer made while a
 match was being stored is kept under the older version and the next view makes it

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
-from leaderboard import queries
+from leaderboard import tallies
 from leaderboard.store import Store
 from leaderboard.web.cache import ResponseCache
 from leaderboard.web.fits import RatingsCache
@@ -73,7 +73,7 @@ class Web:
     def version(self) -> tuple[Any, ...]:
         """What every answer depends on: the store's data version; and, unless the rating fits
         are tracked per scope (:meth:`tracker`), the number of fits made."""
-        data = queries.data_version(self.store)
+        data = tallies.data_version(self.store)
         return (data,) if isinstance(self.ratings, TrackedRatings) else (data, self.ratings.fits_made)
 
     def tracker(self) -> TrackedRatings | None:

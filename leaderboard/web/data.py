@@ -3,7 +3,7 @@ with the same path draws (documented in docs/web.md).
 
 Everything here is bounded, however many matches are stored: standings and the bot
 pages' history and head-to-head come from the cached fit of the scope
-(:mod:`leaderboard.web.fits`); lists of matches are pages (:mod:`leaderboard.queries`),
+(:mod:`leaderboard.web.fits`); lists of matches are pages (:mod:`leaderboard.match_lists`),
 a bot's recent matches and its newest faults and forfeits a fixed number of rows.
 
 Secrets stay secret while a competitor could use them (:class:`Visibility`): until a
@@ -17,9 +17,9 @@ from typing import Any
 
 from arena.games.base import ReplayError
 from arena.replay import action_event_spans
-from leaderboard import queries
+from leaderboard import bot_activity, match_lists, tallies
 from leaderboard.errors import CorruptDataError
-from leaderboard.queries import match_without_replay
+from leaderboard.match_details import match_without_replay
 from arena.games import game_spec
 from arena.records import is_reference_participant
 from leaderboard.rows import BotRow, MatchRow, SeatRow, TournamentRow
@@ -64,14 +64,14 @@ def tournament_json(store: Store, row: TournamentRow, stored: int | None = None)
         "config": row.config,
         "created_at": row.created_at.isoformat(),
         "updated_at": row.updated_at.isoformat(),
-        "matches_stored": queries.match_count(store, row.id) if stored is None else stored,
+        "matches_stored": tallies.match_count(store, row.id) if stored is None else stored,
         "matches_total": schedule_total(row.config, row.game),
     }
 
 
 def tournaments_json(store: Store, rows: list[TournamentRow]) -> list[dict[str, Any]]:
     """Several tournaments, their matches counted in one query."""
-    counts = queries.match_counts(store) if rows else {}
+    counts = tallies.match_counts(store) if rows else {}
     return [tournament_json(store, t, counts.get(t.id, 0)) for t in rows]
 
 
@@ -198,7 +198,7 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
     bot = store.get_bot(name)
     name = bot.participant
     tournament = None if tournament_id is None else tournament_json(store, visibility.tournament(tournament_id))
-    played_games = queries.games_played(store, name)
+    played_games = bot_activity.games_played(store, name)
     if tournament_id is not None:
         game = store.get_tournament(tournament_id).game
     elif game is None:  # the bot's own game (the first by name if several), else the store's first
@@ -222,13 +222,13 @@ def bot_json(store: Store, ratings: RatingsCache, name: str, tournament_id: int 
                                  "tied": h2h.tied})
     faults: list[dict[str, Any]] = []
     forfeits: list[dict[str, Any]] = []
-    for mine in queries.incidents(store, name, tournament_id, INCIDENT_MATCHES):  # newest first
+    for mine in bot_activity.incidents(store, name, tournament_id, INCIDENT_MATCHES):  # newest first
         published = visibility.published(mine)
         faults.extend({"match_id": mine.id, **f.to_json(), **({} if published else {"detail": DETAIL_HIDDEN})}
                       for f in mine.faults)
         if mine.forfeited:
             forfeits.append({"match_id": mine.id, "seat": mine.seat, "place": mine.place})
-    page = queries.match_page(store, tournament_id=tournament_id, bot=name, limit=RECENT_MATCHES)
+    page = match_lists.match_page(store, tournament_id=tournament_id, bot=name, limit=RECENT_MATCHES)
     recent = []
     isolated = isolation.many(store, [m.id for m in page.items])
     for match in page.items:

@@ -3,7 +3,7 @@
 A fit (:func:`leaderboard.standings.rate_scope`) reads every result of its
 scope; the pages must not pay that on every view.  :class:`RatingsCache` keeps one
 fit per scope (tournament or game, table size) under the scope's
-:func:`leaderboard.queries.results_key`, read from indexes on every request: a match
+:func:`leaderboard.tallies.results_key`, read from indexes on every request: a match
 or a bot version stored since makes the next view refit, nothing else does.  While
 one request refits a scope, the others asking for it wait for that fit rather than
 making their own; and a view does not wait for a refit that is slow (the scope's last fit
@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from leaderboard.crosstable import CrossTable
-from leaderboard.queries import results_key
+from leaderboard.tallies import results_key
 from leaderboard.result_arrays import ResultArrays
 from leaderboard.result_reader import match_ids, read_results
 from leaderboard.standings import Leaderboard, Standing, rate_scope, scope_game
@@ -117,7 +117,7 @@ def spread(n: int, points: int = CHART_POINTS) -> list[int]:
 
 def build_fit(store: Store, tournament_id: int | None, players: int | None, game: str | None = None) -> Fit:
     """The fit of a scope, from its results read as arrays in one snapshot with the
-    :func:`~leaderboard.queries.results_key` they make (:attr:`Fit.key`: what it counted),
+    :func:`~leaderboard.tallies.results_key` they make (:attr:`Fit.key`: what it counted),
     with both views of the versions (:attr:`Fit.boards`)."""
     game = scope_game(store, tournament_id, game)
     with store.snapshot_session() as session:

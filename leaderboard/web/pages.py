@@ -13,7 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from leaderboard import queries
+from leaderboard import match_lists, paging
 from leaderboard.rows import SECRET_UNTIL_FINISHED
 from leaderboard.web.charts import rating_chart
 from leaderboard.web.context import Web
@@ -49,7 +49,7 @@ INDEX_TOURNAMENTS = 20  # the newest tournaments the leaderboard page lists
 def index(request: Request) -> Response:
     web = Web.of(request)
     s = web.store
-    newest = queries.tournament_page(s, limit=INDEX_TOURNAMENTS, newest_first=True)
+    newest = paging.tournament_page(s, limit=INDEX_TOURNAMENTS, newest_first=True)
     games = s.games()
     game = game_param(request, games)
     return web.page(request, "leaderboard.html", {
@@ -63,7 +63,7 @@ def index(request: Request) -> Response:
 
 def tournaments_page(request: Request) -> Response:
     web = Web.of(request)
-    found = queries.tournament_page(web.store, limit=limit_param(request), cursor=cursor_param(request),
+    found = paging.tournament_page(web.store, limit=limit_param(request), cursor=cursor_param(request),
                                     newest_first=True)
     return web.page(request, "tournaments.html", {
         "title": "Tournaments",
@@ -78,7 +78,7 @@ def tournament_page(request: Request) -> Response:
     tid = tournament_path(request)
     board = leaderboard_json(s, web.ratings, tid, players_param(request), True)  # one version of each bot plays it
     visibility = Visibility(s)
-    found = queries.match_page(s, tournament_id=tid, limit=TOURNAMENT_MATCHES)
+    found = match_lists.match_page(s, tournament_id=tid, limit=TOURNAMENT_MATCHES)
     return web.page(request, "tournament.html", {
         "title": f"Tournament {tid}",
         **board_context(board),
@@ -92,7 +92,7 @@ def tournament_page(request: Request) -> Response:
 
 def bots_page(request: Request) -> Response:
     web = Web.of(request)
-    found = queries.bot_page(web.store, limit=limit_param(request), cursor=cursor_param(request))
+    found = paging.bot_page(web.store, limit=limit_param(request), cursor=cursor_param(request))
     played: dict[Any, int] = {}
     for game in web.store.games():  # a bot's matches in every game
         for participant, n in web.ratings.get(web.store, None, all_versions=True, game=game).played.items():
@@ -124,7 +124,7 @@ def matches_page(request: Request) -> Response:
     s = web.store
     tid = tournament_param(request)
     bot = request.query_params.get("bot") or None
-    found = queries.match_page(s, tournament_id=tid, bot=bot, limit=limit_param(request),
+    found = match_lists.match_page(s, tournament_id=tid, bot=bot, limit=limit_param(request),
                                cursor=cursor_param(request))
     visibility = Visibility(s)
     what = " · ".join(part for part in (f"tournament {tid}" if tid else "", f"bot {bot}" if bot else "") if part)

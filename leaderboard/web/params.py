@@ -1,8 +1,8 @@
 """What a request may ask: whole numbers in range, the scope parameters, and pages.
 
 Every bad value is an HTTP 400 that names the parameter.  A list is asked for in
-pages: ``limit`` rows (default :data:`~leaderboard.queries.DEFAULT_LIMIT`, at most
-:data:`~leaderboard.queries.MAX_LIMIT`) after ``cursor``, the opaque text that the
+pages: ``limit`` rows (default :data:`~leaderboard.paging.DEFAULT_LIMIT`, at most
+:data:`~leaderboard.paging.MAX_LIMIT`) after ``cursor``, the opaque text that the
 previous page handed out (:func:`next_link`).
 """
 
@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from leaderboard.queries import DEFAULT_LIMIT, MAX_LIMIT
+from leaderboard.paging import DEFAULT_LIMIT, MAX_LIMIT
 
 #: The largest whole number a query or path may carry (the store's ids are signed 64-bit).
 MAX_WHOLE_NUMBER = 2**63 - 1

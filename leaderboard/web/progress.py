@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from arena.scheduler.pairings import schedule_length
-from leaderboard import queries
+from leaderboard import match_lists, tallies
 from leaderboard.rows import TournamentRow, TournamentStatus
 from leaderboard.store import Store
 
@@ -37,7 +37,7 @@ def schedule_total(config: dict[str, Any], game: str) -> int | None:
 def progress_json(store: Store, row: TournamentRow, now: datetime | None = None) -> dict[str, Any]:
     """Done of total, matches per minute and the expected end (for a running tournament)."""
     now = now if now is not None else datetime.now(timezone.utc)
-    done = queries.match_count(store, row.id)
+    done = tallies.match_count(store, row.id)
     total = schedule_total(row.config, row.game)
     running = row.status == TournamentStatus.RUNNING
     data: dict[str, Any] = {
@@ -55,7 +55,7 @@ def progress_json(store: Store, row: TournamentRow, now: datetime | None = None)
         "checked_at": now.isoformat(),
         "workers": _workers(store, row.id),
     }
-    ends = sorted(queries.newest_ends(store, row.id, RATE_MATCHES), reverse=True)
+    ends = sorted(match_lists.newest_ends(store, row.id, RATE_MATCHES), reverse=True)
     if not ends:
         return data
     newest = ends[0]

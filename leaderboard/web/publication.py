@@ -13,8 +13,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from leaderboard import queries
-from leaderboard.errors import CorruptDataError
+from leaderboard import match_details
 from leaderboard.rows import MatchRow, TournamentRow
 from leaderboard.store import Store
 
@@ -69,7 +68,7 @@ class Visibility:
     def _deal_complete(self, match_id: str) -> bool:
         """Whether every seat rotation of the match's deal (its subset of bots, in its round,
         dealt from its deck seed) is stored: the other matches of that deal only, by index."""
-        seatings = queries.deal_seatings(self._store, match_id)
+        seatings = match_details.deal_seatings(self._store, match_id)
         mine = seatings.get(match_id)
         if mine is None:
             return False
@@ -190,7 +189,7 @@ class _IsolationCache:
             found = {m: self._known[m] for m in match_ids if m in self._known}
         missing = [m for m in match_ids if m not in found]
         if missing:
-            read = {m: isolation_json(replay) for m, replay in queries.stored_replays(store, missing).items()}
+            read = {m: isolation_json(replay) for m, replay in match_details.stored_replays(store, missing).items()}
             with self._lock:
                 if len(self._known) + len(read) > self.LIMIT:
                     self._known.clear()
