@@ -105,6 +105,7 @@ class Fit:
 
     def view(self, all_versions: bool) -> "Fit":
         """The same fit showing every version (or each bot's newest): nothing is copied or refitted."""
+        all_versions = bool(all_versions)  # (an index into boards)
         return self if all_versions == self.all_versions else dataclasses.replace(self, all_versions=all_versions)
 
 
@@ -248,7 +249,7 @@ class RatingsCache:
             if refit is None:
                 if len(self._refits) >= self.max_queued:  # enough scopes wait for a fit already
                     return self._stale(cached[1], key, refitting=False) if cached is not None else \
-                        pending_fit(store, tournament_id, players, scope[2])
+                        pending_fit(store, tournament_id, players, scope[2]).view(all_versions)
                 refit = _Refit()
                 threading.Thread(target=self._refit, args=(store, scope, refit), daemon=True,
                                  name=f"arena-refit-{scope}").start()  # if it cannot start, nothing is registered
@@ -266,7 +267,7 @@ class RatingsCache:
             if refit.error is not None:  # the first fit of the scope failed: nothing to show
                 raise refit.error
             # not done yet, or done and already dropped by views of other scopes
-            return pending_fit(store, tournament_id, players, scope[2])
+            return pending_fit(store, tournament_id, players, scope[2]).view(all_versions)
         if now[0] == key:
             return now[1]
         return self._stale(now[1], key, refitting=not refit.done.is_set())
