@@ -185,7 +185,7 @@ def test_ticket_to_ride_common_event_entries_are_never_one_seats_own_view() -> N
             seat = state.current_seats()[0]
             assert encoder.encode(state, seat) is not None
             state.apply_action(seat, rng.choice(state.legal_actions(seat)))
-        common = encoder._common
+        common = encoder._windows.common
         assert len(common) > 100
         for i, entry in enumerate(common):
             event = state.events[i]

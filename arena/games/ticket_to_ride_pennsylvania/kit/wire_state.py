@@ -27,6 +27,7 @@ from arena.games.ticket_to_ride_pennsylvania import knowledge
 from arena.games.ticket_to_ride_pennsylvania.kit import wire
 from arena.games.ticket_to_ride_pennsylvania.kit.wire_fields import FieldsWriter
 from arena.games.ticket_to_ride_pennsylvania.state import TicketToRideState
+from arena.protocol.event_windows import EventWindows
 from arena.protocol.wire_checks import CodecError
 
 
@@ -34,7 +35,7 @@ class StateEncoder:
     """Encodes one match's observations: ``encode(state, seat)``.  One per match, used from the
     match's thread; meeting another state object (or another log) starts afresh."""
 
-    __slots__ = ("_state", "_events", "_common", "_own_at", "_own_bytes", "_last", "_fields")
+    __slots__ = ("_state", "_events", "_windows", "_fields")
 
     def __init__(self) -> None:
         self._reset(None)
@@ -42,14 +43,8 @@ class StateEncoder:
     def _reset(self, state: Any) -> None:
         self._state = state
         self._events = state.events if state is not None else None
-        #: _common[i]: the public_events entry of state.events[i] as most seats see it; _last: the
-        #: last event encoded
-        self._common: list[bytes] = []
-        #: _own_at[seat]: the places (ascending) of the events the seat sees otherwise; _own_bytes[seat][i]:
-        #: its entry of state.events[i]
-        self._own_at: dict[int, list[int]] = {}
-        self._own_bytes: dict[int, dict[int, bytes]] = {}
-        self._last: Any = None
+        #: each event's entry as most seats see it, with the other seats' apart
+        self._windows = EventWindows()
         self._fields = FieldsWriter()
 
     def encode(self, state: Any, seat: int) -> bytes | None:
@@ -69,26 +64,7 @@ class StateEncoder:
 
     def _public_events(self, state: TicketToRideState, seat: int) -> bytes:
         """The seat's window of the log: the entries most seats see, with the seat's own put in."""
-        events = state.events
-        common = self._common
-        done = len(common)
-        if done > len(events) or (done and events[done - 1] is not self._last):
-            # the log changed other than by growing (never the engine's): start afresh
-            common = self._common = []
-            self._own_at, self._own_bytes, self._last, done = {}, {}, None, 0
-        if done < len(events):
-            self._learn(state, done)
-        start = state.window[seat]
-        own = self._own_at.get(seat)
-        if not own or own[-1] < start:
-            return b"".join(common[start:])
-        parts = common[start:]
-        own_bytes = self._own_bytes[seat]
-        for i in reversed(own):
-            if i < start:
-                break
-            parts[i - start] = own_bytes[i]
-        return b"".join(parts)
+        return self._windows.window(state, state.events, seat, state.window[seat], self._learn)
 
     def _learn(self, state: TicketToRideState, done: int) -> None:
         """Encode the log's new events, each once per view (:func:`knowledge.view_key`: seats with
@@ -97,26 +73,26 @@ class StateEncoder:
         events = state.events
         seats = range(state.n)
         view_key = knowledge.view_key
+        add = self._windows.add
         for i in range(done, len(events)):
             event = events[i]
             first = view_key(event, 0)
             if first is None:  # a public event: every seat sees it alike
-                self._common.append(_entry(event, 0, i))
+                add(_entry(event, 0, i))
                 continue
             keys = [first] + [view_key(event, s) for s in seats[1:]]
             if all(key == first for key in keys):
-                self._common.append(_entry(event, 0, i))
+                add(_entry(event, 0, i))
                 continue
             common_key = _common_key(keys)
             made: dict[Any, bytes] = {}
+            own: dict[int, bytes] = {}
             for s, key in enumerate(keys):
                 if key not in made:
                     made[key] = _entry(event, s, i)
                 if key != common_key:
-                    self._own_bytes.setdefault(s, {})[i] = made[key]
-                    self._own_at.setdefault(s, []).append(i)
-            self._common.append(made.get(common_key, b""))
-        self._last = events[-1]
+                    own[s] = made[key]
+            add(made.get(common_key, b""), own)
 
 
 _NOBODY = object()  # the common key of an event every seat sees differently: each seat has its own entry

@@ -30,6 +30,7 @@ from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import COMPANIES, NUM_CARD_KINDS, NUM_COMPANIES, SHARE_CODES
 from arena.games.union_pacific.kit import wire_fast as fast
 from arena.games.union_pacific.state import FIRST_INVEST, OVER, UnionPacificState
+from arena.protocol.event_windows import EventWindows
 from arena.protocol.wirebytes import length_prefixed
 
 _COMPANY_TAG = fast._LEN_TAG["companies"]
@@ -170,7 +171,7 @@ class StateEncoder:
     another log) starts afresh.
     """
 
-    __slots__ = ("_state", "_events", "_common", "_last", "_own_at", "_own_bytes", "_kept", "_rows")
+    __slots__ = ("_state", "_events", "_windows", "_kept", "_rows")
 
     def __init__(self) -> None:
         self._reset(None)
@@ -178,13 +179,9 @@ class StateEncoder:
     def _reset(self, state: Any) -> None:
         self._state = state
         self._events = state.events if state is not None else None
-        #: _common[i]: the public_events entry of state.events[i] as every seat sees it, or (SEAT_VIEWS)
-        #: as the seats other than its own see it; _last: the last event encoded
-        self._common: list[bytes] = []
-        self._last: Any = None
-        #: _own_at[seat]: the places of the events the seat sees its own way (ascending); _own_bytes: their entries
-        self._own_at: dict[int, list[int]] = {}
-        self._own_bytes: dict[int, bytes] = {}
+        #: each event's entry as every seat sees it, or (SEAT_VIEWS) as the seats other than its own
+        #: see it, with its own seat's apart
+        self._windows = EventWindows()
         #: _kept[field or (field, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
         #: _rows["companies"]: per company, (key, entry bytes)
@@ -282,43 +279,24 @@ class StateEncoder:
     def _public_events(self, state: UnionPacificState, seat: int, start: int) -> bytes:
         """The seat's window of the log (from ``start``): the entries every seat but an event's own
         sees, with the seat's own views put in."""
-        events = state.events
-        common = self._common
-        done = len(common)
-        if done > len(events) or (done and events[done - 1] is not self._last):
-            # the log changed other than by growing (never the engine's): start afresh
-            common = self._common = []
-            self._own_at, self._own_bytes, self._last, done = {}, {}, None, 0
-        if done < len(events):
-            self._learn(state, done)
-        own = self._own_at.get(seat)
-        if not own or own[-1] < start:
-            return b"".join(common[start:])
-        parts = common[start:]
-        own_bytes = self._own_bytes
-        for i in reversed(own):
-            if i < start:
-                break
-            parts[i - start] = own_bytes[i]
-        return b"".join(parts)
+        return self._windows.window(state, state.events, seat, start, self._learn)
 
     def _learn(self, state: UnionPacificState, done: int) -> None:
         """Encode the log's new events: each once as every seat sees it, or, for a type whose view
         depends on the seat, once as its own seat sees it and once as any other does."""
         events = state.events
         n = state.n
+        add = self._windows.add
         for i in range(done, len(events)):
             event = events[i]
             if event["type"] in _SEAT_VIEWS:
                 owner = event["seat"]
                 if type(owner) is not int or not 0 <= owner < n:
                     raise fast._Unexpected  # not the engine's: the dict path says what is wrong
-                self._own_bytes[i] = _event(knowledge.public_event(event, owner))
-                self._own_at.setdefault(owner, []).append(i)
-                self._common.append(_event(knowledge.public_event(event, (owner + 1) % n)))
+                add(_event(knowledge.public_event(event, (owner + 1) % n)),
+                    {owner: _event(knowledge.public_event(event, owner))})
             else:
-                self._common.append(_event(knowledge.public_event(event, 0)))
-        self._last = events[-1]
+                add(_event(knowledge.public_event(event, 0)))
 
 
 def _event(view: dict[str, Any]) -> bytes:
