@@ -45,6 +45,14 @@ def _tables(game) -> list[int]:
     return list(range(game.min_players, game.max_players + 1))
 
 
+def _played(state, rng: random.Random):
+    """``state`` played to its end by random moves of the seat to move."""
+    while not state.is_terminal():
+        seat = state.current_seats()[0]
+        state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
 @pytest.mark.parametrize("game_name", _GAMES)
 def test_the_runner_pattern_sends_the_plain_observation(game_name: str) -> None:
     game = get_game(game_name)
@@ -131,10 +139,7 @@ def test_union_pacific_event_views_depend_on_the_seat_only_as_declared() -> None
     rng = random.Random(15)
     seen = 0
     for players in _tables(game):
-        state = game.new_state(players, 40 + players)
-        while not state.is_terminal():
-            seat = state.current_seats()[0]
-            state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+        state = _played(game.new_state(players, 40 + players), rng)
         for event in state.events:
             views = [knowledge.public_event(event, s) for s in range(players)]
             if event["type"] in knowledge.SEAT_VIEWS:
@@ -155,10 +160,7 @@ def test_ticket_to_ride_event_views_follow_their_view_keys() -> None:
     rng = random.Random(16)
     seen = 0
     for players in _tables(game):
-        state = game.new_state(players, 60 + players)
-        while not state.is_terminal():
-            seat = state.current_seats()[0]
-            state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+        state = _played(game.new_state(players, 60 + players), rng)
         for event in state.events:
             by_key: dict = {}
             for s in range(players):

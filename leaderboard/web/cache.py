@@ -201,25 +201,11 @@ def cached(version: Callable[[Request], Hashable],
                 if found is None:
                     lock.acquire()  # another request making this answer: wait for it, then take it
                 try:
-                    again = None
-                    if not fresh and found is None:
-                        again = cache.get(key, now, track)
-                    elif not fresh:  # due: a view may have made it again between the look and the lock
-                        again, due = cache.lookup(key, now, track, count_due=False)
-                        again = None if due else again
-                    if again is not None:
-                        return again
-                    if track is None:
-                        response = handler(request)
-                        cache.put(key, now, made, response, ttl_s=most)
-                        return response
-                    track.begin()  # what it uses is noted (and read) as it is asked for
-                    try:
-                        response = handler(request)
-                    finally:
-                        used = track.end()
-                    cache.put(key, now, made, response, used, most)
-                    return response
+                    if not fresh:  # made meanwhile by the view that held the lock? (one come to refresh takes a fresher one only)
+                        again, again_due = cache.lookup(key, now, track, count_due=found is None)
+                        if again is not None and (found is None or not again_due):
+                            return again
+                    return _make(handler, request, cache, key, now, made, most, track)
                 finally:
                     lock.release()
             finally:
@@ -228,6 +214,19 @@ def cached(version: Callable[[Request], Hashable],
         return answer
 
     return wrap
+
+
+def _make(handler: Callable[[Request], Response], request: Request, cache: ResponseCache, key: Hashable,
+          version: Hashable, made: float, ttl_s: float | None, track: Tracker | None) -> Response:
+    """Make the answer and keep it, with what ``track`` noted it used."""
+    if track is not None:
+        track.begin()  # what it uses is noted (and read) as it is asked for
+    try:
+        response = handler(request)
+    finally:
+        used = track.end() if track is not None else None
+    cache.put(key, version, made, response, used, ttl_s)
+    return response
 
 
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TTL_S", "ENTRY_OVERHEAD", "MAX_ENTRIES", "ResponseCache", "Tracker",

@@ -238,14 +238,7 @@ class ObservationEncoder:
                 continue
             kind = type(value)
             if kind in _ATOMS:  # a number, a string or None: its bytes depend on the value alone
-                atom = (name, kind, value)
-                data = _ATOM_BYTES.get(atom)
-                if data is None:
-                    data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, value, "observation")
-                    if len(_ATOM_BYTES) >= _EVENT_CACHE_LIMIT:
-                        _ATOM_BYTES.clear()
-                    _ATOM_BYTES[atom] = data
-                parts.append(data)
+                parts.append(atom_bytes(name, value))
                 continue
             if name == "players" and kind is list:
                 parts.append(self._rows(name, value))
@@ -290,6 +283,21 @@ _EVENT_CACHE_LIMIT = 1 << 14
 
 #: The bytes of an observation field holding an atom, keyed by (field, type, value).
 _ATOM_BYTES: dict[tuple[str, type, Any], bytes] = {}
+
+
+def atom_bytes(name: str, value: Any) -> bytes:
+    """The observation field ``name`` holding ``value`` (an int, a string or None), from the table
+    of atoms shared by all matches: its bytes depend on the value alone."""
+    key = (name, type(value), value)
+    data = _ATOM_BYTES.get(key)
+    if data is None:
+        if type(value) not in _ATOMS:
+            raise TypeError(f"observation field {name!r}: {value!r}")
+        data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, value, "observation")
+        if len(_ATOM_BYTES) >= _EVENT_CACHE_LIMIT:
+            _ATOM_BYTES.clear()
+        _ATOM_BYTES[key] = data
+    return data
 
 
 def _event_key(event: Any) -> tuple[Any, ...] | None:

@@ -25,21 +25,7 @@ from arena.games.ticket_to_ride_pennsylvania.kit import wire_fast as fast
 from arena.games.ticket_to_ride_pennsylvania.phases import INITIAL, KEEP, NEUTRAL, OVER, SHARE
 
 _DESCRIPTOR = wire._Obs.DESCRIPTOR
-_ATOMS = wire._ATOM_BYTES
-
-
-def _atom(name: str, value: Any) -> bytes:
-    """A plain field (an int, a string or None) from the kit's table of atoms, as its encoder does."""
-    key = (name, type(value), value)
-    data = _ATOMS.get(key)
-    if data is None:
-        if type(value) not in wire._ATOMS:
-            raise TypeError(f"observation field {name!r}: {value!r}")
-        data = wire._CODEC.field_bytes(_DESCRIPTOR, name, value, "observation")
-        if len(_ATOMS) >= wire._EVENT_CACHE_LIMIT:
-            _ATOMS.clear()
-        _ATOMS[key] = data
-    return data
+_atom = wire.atom_bytes
 
 
 def _field(name: str, value: Any) -> bytes:
