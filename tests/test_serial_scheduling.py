@@ -22,7 +22,7 @@ import pytest
 
 def record(name):
     start = time.monotonic()
-    time.sleep(0.3)
+    time.sleep(0.1)
     with open(os.environ["LOG"], "a") as log:
         log.write(json.dumps([name, os.environ["PYTEST_XDIST_WORKER"], start, time.monotonic()]) + "\\n")
 
