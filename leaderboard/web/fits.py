@@ -243,7 +243,8 @@ class RatingsCache:
         """The fit number of ``scope`` (:attr:`Fit.scope`): the one its views are given now
         (:attr:`Fit.number`).  It moves when a fit of the scope ends: a new fit stored, or a
         refit failed (its views then no longer say it is being made); then only.  0 while no fit
-        of the scope has ended (or its fit was dropped)."""
+        of the scope has ended (or its fit was dropped).  The numbers are drawn from one count
+        over every scope, so a scope dropped and fitted again never gives a number it gave before."""
         with self._lock:
             return self._number(scope)
 

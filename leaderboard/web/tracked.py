@@ -17,14 +17,13 @@ bot's newest, every version) are made from one fit of their scope: a fit of it r
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
 from typing import Any
 
 from leaderboard.store import Store
-from leaderboard.web.fits import Fit, RatingsCache
+from leaderboard.web.fits import Fit, RatingsCache, Scope
 
 #: What an answer used: each scope and the fit number of the fit of it the answer was made from.
-Used = frozenset[tuple[Hashable, int]]
+Used = frozenset[tuple[Scope, int]]
 
 
 class TrackedRatings(RatingsCache):
@@ -57,7 +56,7 @@ class TrackedRatings(RatingsCache):
         """Whether each scope in ``used`` still has the fit number noted (no fit of it ended since)."""
         if not isinstance(used, frozenset):  # kept by an untracked cache: not known to be current
             return False
-        return all(self.number(scope) == number for scope, number in used)  # type: ignore[arg-type]
+        return all(self.number(scope) == number for scope, number in used)
 
 
 __all__ = ["TrackedRatings", "Used"]
