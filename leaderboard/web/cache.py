@@ -11,9 +11,9 @@ older version and the next view makes it again: a new match, bot or tournament s
 shows at once.  An answer is also kept with what a :class:`Tracker` noted it was made
 from (the fit number of each rating fit it was given, :mod:`leaderboard.web.tracked`), and
 is made again when that moved: a new fit of one of its scopes shows at once, and an answer
-made from the newest fit is not made again because that fit ended while it was asked for.  What depends on the
-clock alone (how old a fit is, a running tournament's rate and time to go) is at most
-``ttl_s`` seconds old: an answer is made again after that.
+made from the newest fit is not made again because that fit ended while it was asked for.
+What depends on the clock alone (how old a fit is, a running tournament's rate and time
+to go) is at most ``ttl_s`` seconds old: an answer is made again after that.
 
 Bounded: at most ``max_bytes`` for all answers together, counting each one's body,
 headers, address (a query string can be long, and any parameter makes a new address)
