@@ -203,7 +203,8 @@ class RatingsCache:
     Bounded: fits are made one at a time (a fit of a million matches holds its inputs in
     memory while it runs), at most ``max_queued`` scopes wait for theirs (a view of
     another new scope gets the placeholder and starts nothing), and at most ``max_scopes``
-    fits are kept, the least recently viewed dropped first.  A fit is stored under the
+    fits are kept, the least recently viewed dropped first (the pages made from a dropped
+    fit are remade at their next view, which fits the scope again).  A fit is stored under the
     key read in the same snapshot as its results (:attr:`Fit.key`), so it never claims
     matches it did not count.  A refit that fails is logged; the views keep the previous
     fit (marked as behind) and the same results are not fitted again for :data:`RETRY_S`
@@ -244,7 +245,9 @@ class RatingsCache:
         (:attr:`Fit.number`).  It moves when a fit of the scope ends: a new fit stored, or a
         refit failed (its views then no longer say it is being made); then only.  0 while no fit
         of the scope has ended (or its fit was dropped).  The numbers are drawn from one count
-        over every scope, so a scope dropped and fitted again never gives a number it gave before."""
+        over every scope, so a scope dropped and fitted again never gives a number it gave before,
+        except 0: a page made without ratings (the first fit being made) before its scope's fit was
+        dropped counts as current again for the rest of its ttl (the response cache's, 5 s)."""
         with self._lock:
             return self._number(scope)
 
@@ -274,15 +277,17 @@ class RatingsCache:
                     raise failed[2]
                 return self._stale(cached[1], key, refitting=False)  # the last refit of these results failed
             refit = self._refits.get(scope)
-            if refit is None:
-                if len(self._refits) >= self.max_queued:  # enough scopes wait for a fit already
-                    return self._stale(cached[1], key, refitting=False) if cached is not None else \
-                        pending_fit(store, tournament_id, players, scope[2], scope,
-                                    self._number(scope)).view(all_versions)
+            queue_full = refit is None and len(self._refits) >= self.max_queued  # enough scopes wait already
+            if queue_full:
+                number = self._number(scope)
+            elif refit is None:
                 refit = _Refit()
                 threading.Thread(target=self._refit, args=(store, scope, refit), daemon=True,
                                  name=f"arena-refit-{scope}").start()  # if it cannot start, nothing is registered
                 self._refits[scope] = refit  # before the thread can end: it takes self._lock to finish
+        if queue_full:  # (the placeholder reads the store: not with the lock held)
+            return self._stale(cached[1], key, refitting=False) if cached is not None else \
+                pending_fit(store, tournament_id, players, scope[2], scope, number).view(all_versions)
         # the first fit of a scope is waited for a while; a refit only if the last fit was quick (a small
         # store's pages stay fresh), else the previous fit is given at once
         if cached is None:
@@ -292,6 +297,7 @@ class RatingsCache:
         with self._lock:
             kept = self._fits.get(scope)
             number = self._number(scope)  # (each fit given carries its scope's number, read with it)
+            refitting = self._refits.get(scope) is refit  # (ended in the same locked step as the number moved)
         now = None if kept is None else (kept[0], kept[1][bool(all_versions)])
         if now is None:
             if refit.error is not None:  # the first fit of the scope failed: nothing to show
@@ -300,7 +306,7 @@ class RatingsCache:
             return pending_fit(store, tournament_id, players, scope[2], scope, number).view(all_versions)
         if now[0] == key:
             return now[1]
-        return self._stale(now[1], key, refitting=not refit.done.is_set())
+        return self._stale(now[1], key, refitting=refitting)
 
     @staticmethod
     def _stale(fit: Fit, key: Any, refitting: bool) -> Fit:
@@ -328,6 +334,7 @@ class RatingsCache:
                 while len(self._fits) > self.max_scopes:
                     self._fits.popitem(last=False)
                 self._failed.pop(scope, None)
+                self._end(scope, refit)
                 self.fits_made += 1
         except BaseException as exc:  # noqa: BLE001 - handed to the views waiting for it
             log.exception("the rating fit of %s failed; its pages keep the previous fit", scope)
@@ -342,11 +349,19 @@ class RatingsCache:
                     self._fits[scope] = (kept[0], (newest, every))
                 while len(self._failed) > self.max_scopes:
                     self._failed.popitem(last=False)
+                self._end(scope, refit)
         finally:
             with self._lock:
-                self._refits.pop(scope, None)
+                self._end(scope, refit)  # (if it did not end above)
             refit.done.set()
             _give_back_memory()
+
+
+    def _end(self, scope: Scope, refit: _Refit) -> None:  # with self._lock held
+        """The refit of ``scope`` is no longer running (in the locked step that moves its number,
+        so no view is told a fit is being made under the number of the fit that ended)."""
+        if self._refits.get(scope) is refit:
+            del self._refits[scope]
 
 
 def _give_back_memory() -> None:
