@@ -32,6 +32,27 @@ def _field(name: str, value: Any) -> bytes:
     return wire._CODEC.field_bytes(_DESCRIPTOR, name, value, "observation")
 
 
+_TAGS = {name: fast.tag(_DESCRIPTOR.fields_by_name[name].number, 2)
+         for name in ("discard", "row", "routes", "share_offer", "tickets", "offered_tickets")}
+
+
+def _strings(name: str, values: list[Any], empty_for_none: bool = False) -> bytes:
+    """A ``repeated string`` field: the fast writer's bytes, the codec's for anything unexpected."""
+    data = fast.strings(_TAGS[name], values, empty_for_none)
+    return data if data is not None else _field(name, values)
+
+
+def _discard(state: Any, names: tuple[str, ...]) -> bytes:
+    counts = {name: state.discard.count(k) for k, name in enumerate(names)}
+    data = fast.full_count_map(_TAGS["discard"], counts)
+    return data if data is not None else _field("discard", counts)
+
+
+def _routes(owner: tuple[int, ...]) -> bytes:
+    data = fast.packed_owners(_TAGS["routes"], owner)
+    return data if data is not None else _field("routes", [None if o == -1 else o for o in owner])
+
+
 def _counts(counts: Any, names: tuple[str, ...]) -> dict[str, int]:
     return {names[i]: n for i, n in enumerate(counts) if n}
 
@@ -66,21 +87,20 @@ class FieldsWriter:
         pick = state.picks[seat] if phase == INITIAL else None
         ids = board.ticket_ids
         n = state.n
+        owner = tuple(state.owner)
         parts = [
             _atom("seat", seat), _atom("num_players", n), _atom("variant", state.variant),
             _atom("decision", state.decision_kind(seat)),
             _atom("current_seat", None if phase == INITIAL or phase == OVER else state.current),
             _atom("turn", state.turn), _atom("train_deck", len(state.deck)),
             _atom("ticket_deck", len(state.ticket_deck)),
-            keyed("discard", tuple(state.discard), lambda: _field(
-                "discard", {name: state.discard.count(k) for k, name in enumerate(names)})),
-            keyed("row", tuple(state.row), lambda: _field("row", state._row_names())),
-            keyed("routes", tuple(state.owner), lambda: _field(
-                "routes", [None if o == -1 else o for o in state.owner])),
+            keyed("discard", tuple(state.discard), lambda: _discard(state, names)),
+            keyed("row", tuple(state.row), lambda: _strings("row", state._row_names(), empty_for_none=True)),
+            keyed("routes", owner, lambda: _routes(owner)),
             keyed("share_piles", tuple(state.taken), lambda: _field("share_piles", _piles(state))),
         ]
         offered = tuple(state.share_offer()) if phase == SHARE or phase == NEUTRAL else ()
-        parts.append(keyed("share_offer", offered, lambda: _field(
+        parts.append(keyed("share_offer", offered, lambda: _strings(
             "share_offer", [board.companies[c] for c in offered])))
         parts.append(self._players(state))
         if n == 2:
@@ -88,11 +108,12 @@ class FieldsWriter:
             parts.append(keyed("neutral", neutral, lambda: _field("neutral", {"shares": _holdings(board, neutral)})))
         else:
             parts.append(_atom("neutral", None))
-        hand = tuple(state.hands[seat])
-        parts.append(keyed(("hand", seat), hand, lambda: _hand(_counts(hand, names))))
+        hand = (names, tuple(state.hands[seat]))
+        data = _HANDS.get(hand)  # by value: the same counts are the same bytes whoever holds them
+        parts.append(data if data is not None else _part(_HANDS, hand, lambda: _hand(_counts(hand[1], names))))
         tickets = tuple(state.tickets[seat])
-        parts.append(keyed(("tickets", seat), tickets, lambda: _field("tickets", [ids[t] for t in tickets])))
-        parts.append(keyed(("offered_tickets", seat), (offer, pick is None), lambda: _field(
+        parts.append(keyed(("tickets", seat), tickets, lambda: _strings("tickets", [ids[t] for t in tickets])))
+        parts.append(keyed(("offered_tickets", seat), (offer, pick is None), lambda: _strings(
             "offered_tickets", [ids[t] for t in offer] if pick is None else [])))
         if pick is None:
             parts.append(_atom("chosen_tickets", None))
@@ -132,10 +153,12 @@ class FieldsWriter:
 
 
 #: Value-keyed tables (the same key is the same bytes whoever asks; emptied past _LIMIT): a player
-#: row's ``shares`` entries by (company codes, share numbers), its ``known_cards`` by (kind names, counts).
+#: row's ``shares`` entries by (company codes, share numbers), its ``known_cards`` by (kind names, counts);
+#: a seat's ``hand`` by (kind names, counts).
 _LIMIT = 1 << 14
 _SHARES: dict[Any, bytes | None] = {}
 _KNOWN: dict[Any, bytes | None] = {}
+_HANDS: dict[Any, bytes] = {}  # the ``hand`` field by (kind names, counts)
 _MISSING: Any = object()
 
 
