@@ -104,6 +104,24 @@ def test_ticket_to_ride_field_writers_are_the_codecs_bytes_or_leave_it_to_the_co
         assert ttr_fast.full_count_map(tags["discard"], bad) is None
 
 
+def test_ticket_to_ride_counts_written_from_the_tuple_are_the_maps_bytes() -> None:
+    """``count_entries`` (hand, known cards: from the engine's count tuple) equals ``count_map`` of the
+    dict the engine's observation has, and is None for what that refuses."""
+    names = get_game("ticket_to_ride_pennsylvania").new_state(3, 0).kind_names
+    rng = random.Random(3)
+    for _ in range(300):
+        counts = tuple(rng.choice((0, 0, 1, 2, 7, 2047)) for _ in names)
+        as_dict = {names[i]: n for i, n in enumerate(counts) if n}
+        expected = ttr_fast.count_map(ttr_fast.HAND_TAG, as_dict)
+        assert expected == _codec_bytes("hand", as_dict)
+        assert ttr_fast.count_entries(ttr_fast.HAND_TAG, names, counts) == expected
+    zeros = (0,) * len(names)
+    for bad in ((-1,) + zeros[1:], (True,) + zeros[1:], (2048,) + zeros[1:], zeros[1:]):
+        assert ttr_fast.count_entries(ttr_fast.HAND_TAG, names, bad) is None
+    assert ttr_fast.count_entries(ttr_fast.HAND_TAG, ("red", "red"), (1, 1)) is None  # not distinct
+    assert ttr_fast.count_entries(ttr_fast.HAND_TAG, ("red", 3), (1, 1)) is None
+
+
 def test_union_pacific_dividends_are_protobufs_bytes() -> None:
     """The dividend writer gives protobuf's deterministic bytes for every dividend of whole games
     (2-6 players, the imaginary shareholder's included), and leaves any other shape to the codec."""

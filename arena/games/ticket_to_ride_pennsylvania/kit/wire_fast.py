@@ -23,7 +23,7 @@ from arena.v1 import bot_pb2
 _Obs = bot_pb2.TicketToRidePennsylvaniaObservation
 _PLAYER_KEYS = ("seat", "trains", "route_points", "cards", "tickets", "shares", "known_cards")
 PLAYERS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["players"].number, 2)
-_HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
+HAND_TAG = _HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
 _INT_TAGS = tuple(tag(n, 0) for n in range(1, 6))  # Player fields 1-5: seat .. tickets
 _SHARES_TAG, KNOWN_TAG = tag(6, 2), tag(7, 2)
 _LIMIT = 2048  # SMALL_VARINTS' range
@@ -58,6 +58,32 @@ def _entry(field_tag: bytes, key: Any, value: Any) -> bytes | None:
         if len(_ENTRIES) < 1 << 14:
             _ENTRIES[(field_tag, key, value)] = data
     return data
+
+
+#: _ORDERS[names]: the places of ``names`` in key order (None: names that are not distinct strings).
+_ORDERS: dict[tuple[Any, ...], list[int] | None] = {}
+
+
+def count_entries(field_tag: bytes, names: tuple[str, ...], counts: Any) -> bytes | None:
+    """``count_map(field_tag, {names[i]: counts[i] for the non-zero counts})`` written from the
+    counts themselves (no dict); None if unexpected."""
+    order = _ORDERS.get(names, False)
+    if order is False:
+        distinct = type(names) is tuple and all(type(n) is str for n in names) and len(set(names)) == len(names)
+        order = sorted(range(len(names)), key=names.__getitem__) if distinct else None
+        if len(_ORDERS) < 64:
+            _ORDERS[names] = order
+    if order is None or len(counts) != len(names):
+        return None
+    parts = []
+    for i in order:
+        value = counts[i]
+        if value:
+            data = _entry(field_tag, names[i], value)
+            if data is None:
+                return None
+            parts.append(data)
+    return b"".join(parts)
 
 
 def count_map(field_tag: bytes, counts: Any) -> bytes | None:
@@ -171,5 +197,5 @@ def hand(counts: Any) -> bytes | None:
     return count_map(_HAND_TAG, counts)
 
 
-__all__ = ["KNOWN_TAG", "PLAYERS_TAG", "count_map", "full_count_map", "hand", "length_prefixed", "packed_owners",
+__all__ = ["KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "full_count_map", "hand", "length_prefixed", "packed_owners",
            "player_entry", "shares", "small_ints", "strings"]

@@ -65,8 +65,8 @@ class FieldsWriter:
     def __init__(self) -> None:
         #: _kept[name or (name, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows[s]: the players entry of seat s, (key, bytes)
-        self._rows: list[tuple[Any, bytes]] = []
+        #: _rows[s]: the players entry of seat s: (key, its maps' key, the maps' bytes or None, bytes)
+        self._rows: list[tuple[Any, Any, bytes | None, bytes]] = []
 
     def _keyed(self, name: Any, key: Any, make: Callable[[], bytes]) -> bytes:
         seen = self._kept.get(name)
@@ -110,7 +110,7 @@ class FieldsWriter:
             parts.append(_atom("neutral", None))
         hand = (names, tuple(state.hands[seat]))
         data = _HANDS.get(hand)  # by value: the same counts are the same bytes whoever holds them
-        parts.append(data if data is not None else _part(_HANDS, hand, lambda: _hand(_counts(hand[1], names))))
+        parts.append(data if data is not None else _part(_HANDS, hand, lambda: _hand(names, hand[1])))
         tickets = tuple(state.tickets[seat])
         parts.append(keyed(("tickets", seat), tickets, lambda: _strings("tickets", [ids[t] for t in tickets])))
         parts.append(keyed(("offered_tickets", seat), (offer, pick is None), lambda: _strings(
@@ -139,15 +139,24 @@ class FieldsWriter:
         if seen is not None and seen[0] == keys:
             return seen[1]
         for s, key in enumerate(keys):
-            if s < len(rows) and rows[s][0] == key:
+            kept = rows[s] if s < len(rows) else None
+            if kept is not None and kept[0] == key:
                 continue
-            data = _row(board, names, s, key)
-            if s < len(rows):
-                rows[s] = (key, data)
+            # A row's maps (its share numbers and known cards) change less often than its counts:
+            # they are kept per seat with the (share numbers, known counts) they are made of.
+            tail_key = key[4:]
+            tail = kept[2] if kept is not None and kept[1] == tail_key else _tail(board, names, tail_key)
+            head = fast.small_ints((s, *key[:4]))
+            if tail is None or head is None:
+                data = _row(board, names, s, key)  # the codec's path, which names anything wrong
             else:
-                rows.append((key, data))
+                data = fast.length_prefixed(fast.PLAYERS_TAG, head + tail)
+            if kept is not None:
+                rows[s] = (key, tail_key, tail, data)
+            else:
+                rows.append((key, tail_key, tail, data))
         del rows[len(keys):]
-        data = b"".join([row[1] for row in rows])
+        data = b"".join([row[3] for row in rows])
         self._kept["players"] = (keys, data)
         return data
 
@@ -172,12 +181,21 @@ def _part(table: dict[Any, bytes | None], key: Any, make: Callable[[], bytes | N
     return data
 
 
+def _tail(board: Any, names: tuple[str, ...], tail_key: tuple[Any, ...]) -> bytes | None:
+    """A players entry's ``shares`` and ``known_cards`` bytes from (share numbers, known counts),
+    kept by value; None if either is unexpected."""
+    held, known = tail_key
+    shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
+    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_entries(fast.KNOWN_TAG, names, known))
+    return None if shares is None or known_bytes is None else shares + known_bytes
+
+
 def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...]) -> bytes:
     """Seat ``seat``'s ``players`` entry from (trains, route points, cards, tickets, share numbers, known
     counts): the fast writers' bytes, its maps kept by value; the codec's for anything unexpected."""
     trains, points, cards, tickets, held, known = key
     shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
-    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_map(fast.KNOWN_TAG, _counts(known, names)))
+    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_entries(fast.KNOWN_TAG, names, known))
     head = fast.small_ints((seat, trains, points, cards, tickets))
     if shares is None or known_bytes is None or head is None:
         row = {"seat": seat, "trains": trains, "route_points": points, "cards": cards, "tickets": tickets,
@@ -198,9 +216,9 @@ def _piles(state: Any) -> dict[str, dict[str, Any]]:
             for c, code in enumerate(board.companies)}
 
 
-def _hand(counts: dict[str, int]) -> bytes:
-    data = fast.hand(counts)
-    return data if data is not None else _field("hand", counts)
+def _hand(names: tuple[str, ...], counts: tuple[int, ...]) -> bytes:
+    data = fast.count_entries(fast.HAND_TAG, names, counts)
+    return data if data is not None else _field("hand", _counts(counts, names))
 
 
 __all__ = ["FieldsWriter"]
