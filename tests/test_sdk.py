@@ -542,14 +542,18 @@ def test_bot_match_outside_a_call_is_an_error() -> None:
         _ = Recorder().match
 
 
-def test_legal_actions_decode_lazily_and_behave_like_a_list() -> None:
+@pytest.mark.parametrize("wire", [False, True], ids=["messages", "bytes"])
+def test_legal_actions_decode_lazily_and_behave_like_a_list(wire: bool) -> None:
     state = _midgame()
     seat = state.current_seats()[0]
     actions = state.legal_actions(seat)
-    legal = LegalActions(codec.legal_actions_to_proto(state, actions, game="union_pacific"))
+    messages = codec.legal_actions_to_proto(state, actions, game="union_pacific")
+    # as the server makes them: over each action's bytes, parsed when read
+    legal = LegalActions._of_bytes([m.SerializeToString() for m in messages]) if wire else LegalActions(messages)
     assert len(legal) == len(actions)
-    assert legal._decoded.count(None) == len(actions)  # nothing decoded before it is read
+    assert legal._decoded is None  # nothing decoded before it is read
     assert legal[-1].text == state.action_to_string(actions[-1])
+    assert legal._decoded is not None and legal._decoded.count(None) == len(actions) - 1
     assert legal[0].action == state.describe_action(actions[0])
     assert [a.index for a in legal] == list(range(len(actions)))
     assert [a.index for a in legal[1:3]] == [1, 2]
