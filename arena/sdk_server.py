@@ -142,9 +142,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         match = self._matches.get((request.match_id, request.seat))
         if match is None:  # no StartMatch seen (e.g. this process was restarted): start it now
-            match = self._open(context, Match(
-                request.match_id, request.seat, observation["num_players"], observation["variant"],
-                observation["game"], None, _match_rng(request.match_id, request.seat)))
+            match = self._late_start(context, request.match_id, request.seat, observation)
         match._observing(observation)
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         actions = request.legal_actions
@@ -186,6 +184,15 @@ class _Servicer(bot_pb2_grpc.BotServicer):
                  result.place)
         self._hook(context, match, "end_match()", self._bot.end_match, result)
         return bot_pb2.EndMatchReply()
+
+    def _late_start(self, context: grpc.ServicerContext, match_id: str, seat: int,
+                    observation: dict[str, Any]) -> Match:
+        """The match of a Decide that came without StartMatch, started now from its observation."""
+        try:
+            players, variant, game = observation["num_players"], observation["variant"], observation["game"]
+        except NotDecodable as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}"[:1000])
+        return self._open(context, Match(match_id, seat, players, variant, game, None, _match_rng(match_id, seat)))
 
     def open_matches(self) -> int:
         with self._lock:
