@@ -191,36 +191,41 @@ class MatchResult:
 class LegalActions(Sequence[LegalAction]):
     """The legal actions of one decision, decoded from the request only when read."""
 
-    __slots__ = ("_messages", "_decoded", "_parse")
+    __slots__ = ("_messages", "_decoded", "_count", "_source")
 
     def __init__(self, messages: Sequence[bot_pb2.Action]) -> None:
-        self._messages = messages
+        self._messages: Sequence[bot_pb2.Action] | None = messages
+        self._count = len(messages)
         self._decoded: list[LegalAction | None] | None = None
-        self._parse: Callable[[bytes], bot_pb2.Action] | None = None
+        self._source: tuple[Callable[[bytes], Sequence[bot_pb2.Action]], bytes] | None = None
 
     @classmethod
-    def _of_bytes(cls, actions: Sequence[bytes]) -> LegalActions:
-        """Over each action's bytes (parsed when that action is first read)."""
+    def _of_request(cls, count: int, parse: Callable[[bytes], Sequence[bot_pb2.Action]], data: bytes) -> LegalActions:
+        """``count`` actions, parsed as ``parse(data)`` when one is first read."""
         legal = cls.__new__(cls)
-        legal._messages, legal._decoded, legal._parse = actions, None, bot_pb2.Action.FromString
+        legal._messages, legal._count, legal._decoded, legal._source = None, count, None, (parse, data)
         return legal
 
     def __len__(self) -> int:
-        return len(self._messages)
+        return self._count
 
     def _get(self, i: int) -> LegalAction:
         decoded = self._decoded
         if decoded is None:
-            decoded = self._decoded = [None] * len(self._messages)
+            decoded = self._decoded = [None] * self._count
         action = decoded[i]
         if action is None:
-            if self._parse is None:
-                action = codec.action_from_proto(self._messages[i])
-            else:
+            messages = self._messages
+            if messages is None:
+                parse, data = self._source  # type: ignore[misc]
                 try:
-                    action = codec.action_from_proto(self._parse(self._messages[i]))
+                    messages = self._messages = parse(data)
                 except Exception as exc:
-                    raise NotDecodable(f"legal action {i} does not decode: {exc}") from exc
+                    raise NotDecodable(f"the legal actions do not parse: {exc}") from exc
+            try:
+                action = codec.action_from_proto(messages[i])
+            except codec.CodecError as exc:
+                raise NotDecodable(f"legal action {i} does not decode: {exc}") from exc
             decoded[i] = action
         return action
 
@@ -231,7 +236,7 @@ class LegalActions(Sequence[LegalAction]):
     def __getitem__(self, i: int | slice) -> LegalAction | list[LegalAction]:
         if isinstance(i, slice):
             return [self._get(j) for j in range(*i.indices(len(self)))]
-        n = len(self._messages)
+        n = self._count
         j = operator.index(i)
         if j < 0:
             j += n
@@ -240,7 +245,7 @@ class LegalActions(Sequence[LegalAction]):
         return self._get(j)
 
     def __iter__(self) -> Iterator[LegalAction]:
-        return map(self._get, range(len(self._messages)))
+        return map(self._get, range(self._count))
 
     def __repr__(self) -> str:
         return f"LegalActions({list(self)!r})"

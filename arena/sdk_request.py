@@ -7,7 +7,8 @@ while the host worked, that parse was the largest part of a Decide.  So the requ
 parsed as :data:`ShallowRequest`, the same message with ``observation`` and
 ``legal_actions`` read as bytes (the wire format of an embedded message and of ``bytes``
 is the same).  The observation's bytes are parsed when the bot first reads a key of its
-observation, each legal action's when the bot first reads that action.
+observation, the legal actions (all at once, :func:`legal_actions`) when the bot first reads
+one of them.
 
 :data:`ShallowRequest` is made at import from the generated ``DecisionRequest``'s own
 descriptor, with only those two fields' types changed, so it cannot drift from
@@ -30,30 +31,41 @@ from arena.host import codec
 from arena.protocol.lazy import LazyDict, placeholders
 from arena.v1 import bot_pb2
 
-_LAZY_FIELDS = ("observation", "legal_actions")
-
-
-def _shallow_class() -> Any:
-    """``DecisionRequest`` with ``observation`` and ``legal_actions`` as ``repeated bytes``."""
+def _request_classes() -> tuple[Any, Any]:
+    """``DecisionRequest`` with ``observation`` and ``legal_actions`` as ``repeated bytes``, and
+    with ``observation`` alone so (in the default pool: its actions are ``bot_pb2.Action``)."""
     real = bot_pb2.DecisionRequest.DESCRIPTOR
-    file = descriptor_pb2.FileDescriptorProto(name="arena/v1/sdk_shallow_request.proto",
-                                              package="arena.v1.sdk_shallow", syntax="proto3")
-    message = file.message_type.add()
-    real.CopyToProto(message)
-    for field in message.field:
-        if field.name in _LAZY_FIELDS:
-            field.type = descriptor_pb2.FieldDescriptorProto.TYPE_BYTES
-            field.label = descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED
-            field.ClearField("type_name")
-    assert {f.name for f in message.field} >= set(_LAZY_FIELDS), "DecisionRequest lost a field the SDK reads"
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(file)
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{file.package}.{real.name}"))
+    file = descriptor_pb2.FileDescriptorProto(name="arena/v1/sdk_shallow_request.proto", package="arena.v1.sdk",
+                                              syntax="proto3", dependency=[real.file.name])
+    for name, as_bytes in (("ShallowRequest", ("observation", "legal_actions")), ("ActionsRequest", ("observation",))):
+        message = file.message_type.add()
+        real.CopyToProto(message)
+        message.name = name
+        for field in message.field:
+            if field.name in as_bytes:
+                field.type = descriptor_pb2.FieldDescriptorProto.TYPE_BYTES
+                field.label = descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED
+                field.ClearField("type_name")
+        assert {f.name for f in message.field} >= set(as_bytes), "DecisionRequest lost a field the SDK reads"
+    pool = descriptor_pool.Default()
+    try:
+        pool.FindFileByName(file.name)
+    except KeyError:
+        pool.Add(file)
+    return tuple(message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{file.package}.{m.name}"))
+                 for m in file.message_type)
 
 
 #: ``DecisionRequest`` read shallowly: the same fields, ``observation`` and ``legal_actions``
 #: as the bytes of each occurrence.
-ShallowRequest = _shallow_class()
+ShallowRequest, _ActionsRequest = _request_classes()
+
+
+def legal_actions(data: bytes) -> Any:
+    """The ``legal_actions`` of the DecisionRequest ``data`` (``bot_pb2.Action`` messages), all
+    parsed at once (the observation is skipped as bytes)."""
+    return _ActionsRequest.FromString(data).legal_actions
+
 
 _LENGTH_DELIMITED = 2
 
@@ -116,4 +128,4 @@ def observation(parts: Any) -> dict[str, Any]:
     return codec.lazy_observation_from_proto(bot_pb2.Observation.FromString(data))
 
 
-__all__ = ["ShallowRequest", "observation"]
+__all__ = ["ShallowRequest", "legal_actions", "observation"]

@@ -27,6 +27,7 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.sdk import (DEFAULT_WORKERS, SERVICE, STOP_GRACE_S, Bot, LegalActions, Match, MatchResult, _call)
 from arena.protocol.lazy import NotDecodable
 from arena.sdk_request import ShallowRequest
+from arena.sdk_request import legal_actions as read_legal_actions
 from arena.sdk_request import observation as read_observation
 from arena.sdk_address import (ADDRESS_ENV, PORT_ENV, ServeError, _clear_stale_socket, check_address,
                                listen_address, socket_path)
@@ -145,8 +146,8 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             match = self._late_start(context, request.match_id, request.seat, observation)
         match._observing(observation)
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
-        actions = request.legal_actions
-        legal = LegalActions._of_bytes(actions)
+        count = len(request.legal_actions)
+        legal = LegalActions._of_request(count, read_legal_actions, data)
         _call.match = match  # as _hook does, one call shorter
         try:
             index = self._bot.decide(observation, legal)
@@ -158,9 +159,9 @@ class _Servicer(bot_pb2_grpc.BotServicer):
             self._failed(context, match, "decide()", exc)
         finally:
             _call.match = None
-        if not 0 <= index < len(actions):
+        if not 0 <= index < count:
             log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
-                        "the host will record an illegal action", index, len(legal), match.match_id,
+                        "the host will record an illegal action", index, count, match.match_id,
                         match.seat, request.decision_number)
         if not debug and 0 <= index < len(_INDEX_REPLIES):
             return _INDEX_REPLIES[index]

@@ -21,7 +21,7 @@ from arena.host.process import free_port
 from arena.protocol.lazy import LazyDict
 from arena.protocol.wirebytes import length_prefixed, tag
 from arena.sdk import Bot, make_server
-from arena.sdk_request import ShallowRequest
+from arena.sdk_request import ShallowRequest, legal_actions
 from arena.sdk_request import observation as read_observation
 from arena.v1 import bot_pb2
 
@@ -70,6 +70,7 @@ def test_the_shallow_request_reads_what_the_whole_parse_reads(game_name: str) ->
         for name in ("match_id", "seat", "decision_number", "decision_time_ms", "time_bank_ms"):
             assert getattr(shallow, name) == getattr(whole, name), name
         assert [bot_pb2.Action.FromString(raw) for raw in shallow.legal_actions] == list(whole.legal_actions)
+        assert list(legal_actions(payload)) == list(whole.legal_actions)  # all at once, as LegalActions does
         observation = read_observation(shallow.observation)
         assert isinstance(observation, LazyDict) and observation._message is None
         assert observation == codec.observation_from_proto(whole.observation)
@@ -154,7 +155,7 @@ def test_a_part_that_does_not_parse_is_invalid_argument_when_read() -> None:
                 bot_pb2.StartMatchRequest(match_id=whole.match_id, seat=whole.seat, num_players=2,
                                           variant="standard", game="union_pacific"), timeout=10, wait_for_ready=True)
             for reads, data, what in [("observation", bad_observation + good_actions, "the observation does not parse"),
-                                      ("action", good_observation + bad_actions, "legal action 0 does not decode")]:
+                                      ("action", good_observation + bad_actions, "the legal actions do not parse")]:
                 request = head.SerializeToString() + data
                 bot.reads = "nothing"  # a bot that does not read the broken part answers
                 assert bot_pb2.DecisionReply.FromString(decide(request, timeout=10, wait_for_ready=True)) == \
