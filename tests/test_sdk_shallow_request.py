@@ -97,6 +97,7 @@ def test_odd_but_valid_observation_encodings_decode_as_protobuf_decodes_them(gam
     expected = codec.observation_from_proto(whole.observation)
     member_name = whole.observation.WhichOneof("game")
     first, second = _split(getattr(whole.observation, member_name))
+    [other] = [f for f in bot_pb2.Observation.DESCRIPTOR.fields if f.name != member_name][:1]
     head = bot_pb2.DecisionRequest()
     head.CopyFrom(whole)
     head.ClearField("observation")
@@ -109,6 +110,8 @@ def test_odd_but_valid_observation_encodings_decode_as_protobuf_decodes_them(gam
                              + bot_pb2.Observation(**{member_name: second}).SerializeToString()],
         # a field this version does not know, after the member (skipped)
         "an unknown field": [whole.observation.SerializeToString() + tag(15, 0) + b"\x01"],
+        # another game's member first: in a oneof the last one set wins
+        "another member before": [_field(other.number, b"") + whole.observation.SerializeToString()],
     }
     for what, parts in observations.items():
         data = head.SerializeToString() + b"".join(_field(4, part) for part in parts)
