@@ -24,13 +24,13 @@ from google.protobuf.message import DecodeError
 
 from arena.host import codec
 from arena.protocol import PROTOCOL_VERSION
-from arena.sdk import (DEFAULT_WORKERS, SERVICE, STOP_GRACE_S, Bot, LegalActions, Match, MatchResult, _call)
 from arena.protocol.lazy import NotDecodable
+from arena.sdk import (DEFAULT_WORKERS, SERVICE, STOP_GRACE_S, Bot, LegalActions, Match, MatchResult, _call)
+from arena.sdk_address import (ADDRESS_ENV, PORT_ENV, ServeError, _clear_stale_socket, check_address,
+                               listen_address, socket_path)
 from arena.sdk_request import ShallowRequest
 from arena.sdk_request import legal_actions as read_legal_actions
 from arena.sdk_request import observation as read_observation
-from arena.sdk_address import (ADDRESS_ENV, PORT_ENV, ServeError, _clear_stale_socket, check_address,
-                               listen_address, socket_path)
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 log = logging.getLogger("arena.sdk")

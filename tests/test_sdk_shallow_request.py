@@ -153,7 +153,8 @@ def test_a_part_that_does_not_parse_is_invalid_argument_when_read() -> None:
         with grpc.insecure_channel(address) as channel:
             decide = channel.unary_unary("/arena.v1.Bot/Decide")
             # a started match (else the SDK reads the observation itself to start it, see below)
-            channel.unary_unary("/arena.v1.Bot/StartMatch", request_serializer=bot_pb2.StartMatchRequest.SerializeToString,
+            channel.unary_unary("/arena.v1.Bot/StartMatch",
+                                request_serializer=bot_pb2.StartMatchRequest.SerializeToString,
                                 response_deserializer=bot_pb2.StartMatchReply.FromString)(
                 bot_pb2.StartMatchRequest(match_id=whole.match_id, seat=whole.seat, num_players=2,
                                           variant="standard", game="union_pacific"), timeout=10, wait_for_ready=True)
