@@ -20,6 +20,8 @@ from arena.games.union_pacific.phases import DIVIDEND, OVER, PARTICIPANTS
 class Dividends:
     """The dividends and the end of a state (see the module's docstring)."""
 
+    __slots__ = ()  # the state's fields are its slots
+
     n: int
     phase: int
     _log: Any  # the event records (events.py)

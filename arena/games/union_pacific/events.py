@@ -198,6 +198,8 @@ class _AtOnce:
 class EventLog:
     """The ``events`` of a state (see the module's docstring); the engine appends records to ``_log``."""
 
+    __slots__ = ()  # the state's fields are its slots
+
     table: Any
     _events: list[dict[str, Any]]
     _log: Any  # a list of records, or an _AtOnce

@@ -36,6 +36,8 @@ _START_BOARDS: dict[int, tuple] = {}
 class Network:
     """The board bookkeeping of a state (see the module's docstring)."""
 
+    __slots__ = ()  # the state's fields are its slots
+
     board: Any
     table: Any
     allowed: Any

@@ -73,6 +73,22 @@ _HELD_KINDS = _HeldKinds()
 class UnionPacificState(EventLog, Network, Dividends, Views):
     """One game of Union Pacific (see :class:`arena.games.base.GameState`)."""
 
+    # Slots, not an instance dict: with this many fields (more than the 30 a dict's shared keys
+    # hold) CPython 3.11 would give every state a dict of its own and could not specialise
+    # ``self.x`` or ``self.method()``; slots make each a fixed offset.  clone() copies them all.
+    __slots__ = (
+        "board", "table", "n", "seed", "variant", "_rng", "_rng_state", "_events", "_log", "history", "end_at",
+        # network.py
+        "allowed", "builds", "free", "has_train", "open_mask", "sections_of", "trains_on_board", "supply",
+        "in_network", "frontier", "own",
+        # cards, shares, cash
+        "track_deck", "track_discard", "hand_track", "hand_shares", "invested", "cash", "up_stack",
+        "hand_share_total", "_pool", "share_deck", "display", "boxed_four", "boxed_exchange",
+        "dividends_revealed", "dividends_paid", "pending_dividends", "imaginary", "imaginary_cash", "termination",
+        # whose decision
+        "picks", "phase", "current", "turn",
+    )
+
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
         if not isinstance(players, int) or not 2 <= players <= 6:
             raise ValueError(f"Union Pacific is for 2 to 6 players, got {players!r}")
@@ -505,7 +521,13 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         """An independent copy.  With ``rng``, the copy uses that generator for its later
         shuffles instead of a copy of this state's own."""
         other = object.__new__(UnionPacificState)
-        other.__dict__.update(self.__dict__)
+        # the fields that are never changed in place (ints, strings, immutable tables): shared
+        other.board, other.table, other.n, other.seed, other.variant = self.board, self.table, self.n, self.seed, self.variant
+        other.end_at, other.allowed, other.open_mask = self.end_at, self.allowed, self.open_mask
+        other.up_stack, other.hand_share_total, other.termination = self.up_stack, self.hand_share_total, self.termination
+        other.dividends_revealed, other.dividends_paid = self.dividends_revealed, self.dividends_paid
+        other.pending_dividends, other.imaginary_cash = self.pending_dividends, self.imaginary_cash
+        other.phase, other.current, other.turn = self.phase, self.current, self.turn
         if rng is not None:
             other._rng, other._rng_state = rng, None
         else:
