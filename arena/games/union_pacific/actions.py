@@ -117,6 +117,8 @@ class ActionTable(ActionTexts):
         self.section_cities = tuple(1 << a | 1 << b for a, b in zip(board.section_a, board.section_b))
         #: section_near[s]: the sections touching either city of section s (s among them), as a bitmask
         self.section_near = tuple(self.city_mask[a] | self.city_mask[b] for a, b in zip(board.section_a, board.section_b))
+        #: near_allowed[c][s]: section_near[s] & allowed_mask[c] (what a build of c on s may add to its frontier)
+        self.near_allowed = tuple(tuple(near & mask for near in self.section_near) for mask in self.allowed_mask)
         self.num_combos = len(self.combos)
         #: invest_ids[k][combo]: the invest action id of a combo with a discard of kind k
         self.invest_ids = tuple(

@@ -95,41 +95,52 @@ class Network:
         may include sections of cities the network had already."""
         frontier = self.frontier[c]
         new = near & self.table.allowed_mask[c] & self.open_mask & ~(frontier | self.own[c])
-        if not new:
-            return
-        self.frontier[c] = frontier | new
-        if self.supply[c]:
-            options, builds = self.table.build_options[c], self.builds
-            while new:
-                low = new & -new
-                new ^= low
-                t, typed, wild = options[low.bit_length() - 1]
-                insort(builds[t], typed)
-                insort(builds[WILD], wild)
+        if new:
+            self.frontier[c] = frontier | new
+            if self.supply[c]:
+                self._add_options(c, new)
+
+    def _add_options(self, c: int, new: int) -> None:
+        """Company ``c`` (with a train left) may now build on the sections of the bitmask ``new``."""
+        options, builds = self.table.build_options[c], self.builds
+        wild = builds[WILD]
+        while new:
+            low = new & -new
+            new ^= low
+            t, typed_id, wild_id = options[low.bit_length() - 1]
+            insort(builds[t], typed_id)
+            insort(wild, wild_id)
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
         bit = 1 << s
         self.has_train[s] |= 1 << c
-        self.own[c] |= bit
+        own = self.own[c] | bit
+        self.own[c] = own
         mine = [*self.sections_of[c], s]
         mine.sort()
         self.sections_of[c] = tuple(mine)
         self.trains_on_board[c] += 1
         supply = self.supply
-        supply[c] -= 1
+        left = supply[c] = supply[c] - 1
         frontier = self.frontier[c]
-        if frontier & bit:
-            self.frontier[c] = frontier = frontier ^ bit
+        if frontier & bit:  # always so in play: a build is on a frontier section
+            frontier ^= bit
             self._drop_option(c, s)
-        if not supply[c]:  # no train left: no option at all
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
+        if not left:  # no train left: no option at all
+            rest = frontier
+            while rest:
+                low = rest & -rest
+                rest ^= low
                 self._drop_option(c, low.bit_length() - 1)
+        # the network takes in the section's cities; what they touch may join the frontier
+        # (as _extend_frontier, written out: this runs at every build)
         table = self.table
         self.in_network[c] |= table.section_cities[s]
-        self._extend_frontier(c, table.section_near[s])
+        new = table.near_allowed[c][s] & self.open_mask & ~(frontier | own)
+        self.frontier[c] = frontier | new
+        if new and left:
+            self._add_options(c, new)
 
     def _any_placement(self) -> bool:
         return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
