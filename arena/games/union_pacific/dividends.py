@@ -13,8 +13,19 @@ from typing import Any
 from arena.games.base import IMAGINARY, GameOverError, Outcome, Termination
 from arena.games.union_pacific import events as ev
 from arena.games.union_pacific.board import NUM_SHARE_KINDS, UP
-from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
+from arena.games.union_pacific.payouts import company_shape, union_pacific_payout
 from arena.games.union_pacific.phases import DIVIDEND, OVER, PARTICIPANTS
+
+
+#: _SHAPES[holdings]: company_shape(holdings), memoised (a few thousand holdings at most come up)
+_SHAPES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _shape(holdings: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if len(_SHAPES) >= 1 << 14:
+        _SHAPES.clear()
+    _SHAPES[holdings] = shape = company_shape(holdings)
+    return shape
 
 
 class Dividends:
@@ -50,9 +61,23 @@ class Dividends:
         names = PARTICIPANTS[len(rows)] if self.imaginary is None else PARTICIPANTS[self.n] + (IMAGINARY,)
         gains = [0] * len(rows)
         columns = list(zip(*rows))  # columns[c]: each participant's shares of company c
-        for value, holdings in zip(self.trains_on_board, columns):  # the companies but UP
-            if any(holdings):
-                gains = list(map(add, gains, company_payout(value + 1, holdings)))
+        shapes = _SHAPES
+        for trains, holdings in zip(self.trains_on_board, columns):  # the companies but UP: company_payout
+            shape = shapes.get(holdings)
+            if shape is None:
+                shape = _shape(holdings)
+            leaders, seconds = shape
+            value = trains + 1
+            half = value // 2
+            if seconds:
+                gains[leaders[0]] += value
+                amount = half // len(seconds)
+                for i in seconds:
+                    gains[i] += amount
+            elif leaders:
+                amount = (value + half) // len(leaders)
+                for i in leaders:
+                    gains[i] += amount
         holdings = columns[UP]
         if any(holdings):
             gains = list(map(add, gains, union_pacific_payout(number, holdings)))
