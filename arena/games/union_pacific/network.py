@@ -27,7 +27,6 @@ from typing import Any
 
 from arena.games.union_pacific.board import NUM_CARD_KINDS, NUM_COMPANIES, WILD
 
-_COMPANY_RANGE = range(NUM_COMPANIES)
 #: The board fields right after the starting trains are placed, per action table (by id; the
 #: entry holds the table, so an id reused by another table is told apart).  Immutable.
 _START_BOARDS: dict[int, tuple] = {}
@@ -153,7 +152,7 @@ class Network:
         bit = 1 << s
         self.open_mask &= ~bit
         frontier = self.frontier
-        for c in _COMPANY_RANGE:
+        for c in self.table.section_users[s]:  # the companies that may use its track: only theirs hold it
             if frontier[c] & bit:
                 frontier[c] ^= bit
                 if self.supply[c]:

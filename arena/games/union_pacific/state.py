@@ -46,7 +46,6 @@ from arena.games.union_pacific.phases import (
     MAIN,
     OVER,
     PHASE_NAMES,
-    counts as _counts,
 )
 from arena.games.union_pacific.views import Views
 
@@ -113,7 +112,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         self._set_up_board()
 
         # Track cards (§3.2).
-        self.track_deck: list[int] = [k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k])]
+        self.track_deck: list[int] = list(table.track_cards)
         shuffle(self.rng, self.track_deck)
         self.track_discard = [0] * NUM_CARD_KINDS
         self.hand_track = [[0] * NUM_CARD_KINDS for _ in range(players)]
@@ -126,7 +125,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         self.invested = [[0] * NUM_SHARE_KINDS for _ in range(players)]
         self.cash = [0] * players
         self.up_stack = board.up_shares - players
-        pool = [c for c in range(NUM_COMPANIES) for _ in range(board.company_shares[c])]
+        pool = list(table.company_cards)
         shuffle(self.rng, pool)
         for seat in range(players):
             self.hand_shares[seat][UP] += 1
@@ -159,11 +158,12 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         return self.n
 
     def current_seats(self) -> tuple[int, ...]:
-        if self.phase == FIRST_INVEST:
+        phase = self.phase
+        if FIRST_INVEST < phase < OVER:  # one seat decides
+            return (self.current,)
+        if phase == FIRST_INVEST:
             return tuple(s for s in range(self.n) if self.picks[s] is None)
-        if self.phase == OVER:
-            return ()
-        return (self.current,)
+        return ()
 
     @property
     def decisions(self) -> int:
@@ -321,17 +321,17 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     def _end_turn(self) -> None:
         """The next seat's turn starts with the top track card (§4), unless nothing can ever be
         built or invested again (§8)."""
-        self.current = (self.current + 1) % self.n
+        seat = self.current = (self.current + 1) % self.n
         if not self.hand_share_total and not self._any_placement():
             self._stalemate()
             return
-        self.turn += 1
-        seat = self.current
-        card = self.track_deck.pop()
+        turn = self.turn = self.turn + 1
+        deck = self.track_deck
+        card = deck.pop()
         self.hand_track[seat][card] += 1
         self.phase = MAIN
-        self._log.append((ev.turn, self.turn, seat, card))
-        if not self.track_deck:
+        self._log.append((ev.turn, turn, seat, card))
+        if not deck:
             self._reshuffle_track()
 
     def _reshuffle_track(self) -> None:
@@ -476,21 +476,23 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     # -- invest and pass (§6, §4) -------------------------------------------------
 
     def _apply_invest(self, seat: int, action: int) -> None:
-        k, combo = divmod(action - self.table.invest, self.table.num_combos)
-        shares = self.table.combos[combo]
+        table = self.table
+        k, combo = divmod(action - table.invest, table.num_combos)
+        shares = table.combos[combo]
         hand = self.hand_shares[seat]
         for c, n in shares:
             if hand[c] < n:
                 raise IllegalActionError(
-                    f"{self.table.to_string(action)}: seat {seat} holds {hand[c]} {SHARE_CODES[c]} share(s)")
-        if not self.hand_track[seat][k]:
-            raise IllegalActionError(f"{self.table.to_string(action)}: seat {seat} holds no {self.board.card_kinds[k]} card")
+                    f"{table.to_string(action)}: seat {seat} holds {hand[c]} {SHARE_CODES[c]} share(s)")
+        track = self.hand_track[seat]
+        if not track[k]:
+            raise IllegalActionError(f"{table.to_string(action)}: seat {seat} holds no {self.board.card_kinds[k]} card")
         invested = self.invested[seat]
         for c, n in shares:
             hand[c] -= n
             invested[c] += n
-            self.hand_share_total -= n
-        self.hand_track[seat][k] -= 1
+        self.hand_share_total -= table.combo_sizes[combo]
+        track[k] -= 1
         self.track_discard[k] += 1
         self._log.append((ev.invest, seat, combo, k))
         self._end_turn()
