@@ -320,7 +320,7 @@ def test_a_fit_remakes_only_the_answers_made_from_its_scope(db_url: str, templat
     cache.ttl_s = 600  # the clock plays no part here
     with TestClient(app) as client:
         kept = ["/", "/api/leaderboard", f"/tournaments/{tid}", f"/api/leaderboard?tournament={tid}"]
-        for p in kept:  # made while its scope's first fit was made (and waited for): made again at the next view
+        for p in kept:  # each waits for its scopes' first fits and is kept as made from them
             client.get(p)
         first = {p: client.get(p).content for p in kept}
         fits = ratings.fits_made
@@ -331,10 +331,8 @@ def test_a_fit_remakes_only_the_answers_made_from_its_scope(db_url: str, templat
         # another scope's fit: the answers above are still the kept ones
         assert not client.get("/api/leaderboard?players=2").json()["fit"]["fitting"]
         assert ratings.fits_made == fits + 1
-        deadline = time.monotonic() + 60  # counted per scope just after the view that waited for it was let go
-        while time.monotonic() < deadline and not any(scope[1] == 2 for scope in ratings.made):
-            time.sleep(0.01)
-        assert [n for scope, n in ratings.made.items() if scope[1] == 2] == [1]
+        two = (None, 2, "union_pacific")  # its scope's number, stored with the fit, is the newest one given
+        assert ratings.number(two) == ratings.fits_made and ratings.number((None, 3, "union_pacific")) == 0
         hits = cache.hits
         assert all(client.get(p).content == first[p] for p in kept) and cache.hits == hits + len(kept)
 
@@ -349,6 +347,121 @@ def test_a_fit_remakes_only_the_answers_made_from_its_scope(db_url: str, templat
         assert not fitted["fit"]["fitting"] and fitted["rows"]
         hits = cache.hits
         assert all(client.get(p).content == first[p] for p in kept) and cache.hits == hits + len(kept)
+
+
+def test_a_page_that_waited_for_its_scopes_refit_is_made_once(db_url: str, templates: dict[int, list[Any]],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view that waited for its scope's fit (the first, or the refit after a new match on a small
+    store) makes its page from that fit and keeps it as made from it: the next views are given the
+    kept page, not a second one made because the fit ended after the page asked for it."""
+    from leaderboard.web.context import Web
+
+    built: dict[str, int] = {}  # pages made (by path), answers of the API made ("api")
+    page, api = Web.page, Web.api
+
+    def counted_page(self: Web, request: Any, *args: Any, **kwargs: Any) -> Any:
+        built[request.url.path] = built.get(request.url.path, 0) + 1
+        return page(self, request, *args, **kwargs)
+
+    def counted_api(self: Web, *args: Any, **kwargs: Any) -> Any:
+        built["api"] = built.get("api", 0) + 1
+        return api(self, *args, **kwargs)
+
+    monkeypatch.setattr(Web, "page", counted_page)
+    monkeypatch.setattr(Web, "api", counted_api)
+    with Store.open(db_url) as writer:
+        tid = fill(writer, 12, templates=templates, bots=6, tournaments=1)[0]
+        app = create_app(db_url)
+        ratings = app.state.web.ratings
+        ratings.wait_s = ratings.first_wait_s = 300  # every view waits for its fit, however loaded the machine
+        app.state.responses.ttl_s = 600  # the clock plays no part here
+        with TestClient(app) as client:
+            paths = ["/", f"/tournaments/{tid}", "/api/leaderboard"]
+            for p in paths:  # each waits for its scopes' first fits
+                client.get(p)
+            assert built == {"/": 1, f"/tournaments/{tid}": 1, "api": 1}
+            first = {p: client.get(p).content for p in paths}  # kept: not made again
+            assert built == {"/": 1, f"/tournaments/{tid}": 1, "api": 1}
+
+            fill(writer, 1, templates=templates, bots=6, tournaments=1)  # a new match: the views wait for the refit
+            stored = sum(tallies.match_counts(writer).values())
+            built.clear()
+            fresh = client.get("/api/leaderboard").json()["fit"]
+            assert fresh["matches"] == stored and fresh["behind"] == 0 and not fresh["refitting"]
+            pages = {p: client.get(p).content for p in paths[:2]}
+            assert pages["/"] != first["/"]
+            for _ in range(2):
+                assert {p: client.get(p).content for p in paths[:2]} == pages
+                assert client.get("/api/leaderboard").json()["fit"] == fresh
+            assert built == {"/": 1, f"/tournaments/{tid}": 1, "api": 1}  # each made once, from the refit
+
+
+def test_a_page_made_while_its_refit_runs_is_kept_until_the_refit_ends_stored_or_failed(
+        db_url: str, templates: dict[int, list[Any]]) -> None:
+    """A view not waiting for its scope's refit is given the previous fit (marked as being
+    refitted): its page is kept while the refit runs, and made again once the refit ends, whether
+    the new fit was stored (the page shows it) or the refit failed (the page no longer says it is
+    being fitted); the scope's fit number moves in both cases, and only then."""
+    import threading
+
+    from leaderboard.web.fits import build_fit
+    from leaderboard.web.tracked import TrackedRatings
+
+    gate, outcome, calls = threading.Event(), ["fit"], []
+
+    def gated(store: Store, *scope: Any) -> Any:  # the refits wait for the test, then fail or fit
+        calls.append(scope)
+        if len(calls) > 1:
+            assert gate.wait(120)
+            gate.clear()
+            if outcome[0] == "fail":
+                raise RuntimeError("a broken fit")
+        return build_fit(store, *scope)
+
+    with Store.open(db_url) as writer:
+        fill(writer, 12, templates=templates, bots=6, tournaments=1)
+        app = create_app(db_url)
+        app.state.web.ratings = ratings = TrackedRatings(build=gated, first_wait_s=300, wait_s=0)
+        cache: ResponseCache = app.state.responses
+        cache.ttl_s = 600  # the clock plays no part here
+        scope = (None, None, "union_pacific")
+        with TestClient(app) as client:
+            fitted = client.get("/api/leaderboard").json()
+            assert not fitted["fit"]["fitting"] and ratings.number(scope) == 1
+
+            def refit_ends(how: str) -> tuple[dict[str, Any], dict[str, Any]]:
+                """A new match; the views while its refit runs, then the first view after it ended."""
+                outcome[0] = how
+                fill(writer, 1, templates=templates, bots=6, tournaments=1)
+                number = ratings.number(scope)
+                during = client.get("/api/leaderboard").json()  # the previous fit, at once
+                assert during["fit"]["refitting"] and during["fit"]["behind"] > 0
+                hits = cache.hits
+                assert client.get("/api/leaderboard").json() == during and cache.hits == hits + 1  # kept
+                assert ratings.number(scope) == number
+                gate.set()
+                deadline = time.monotonic() + 300
+                while time.monotonic() < deadline and ratings.number(scope) == number:
+                    time.sleep(0.02)
+                assert ratings.number(scope) == number + 1
+                after = client.get("/api/leaderboard").json()
+                assert cache.hits == hits + 1  # made again
+                return during, after
+
+            during, after = refit_ends("fail")
+            assert after["rows"] == during["rows"] == fitted["rows"]
+            assert after["fit"]["behind"] == during["fit"]["behind"]
+            assert not after["fit"]["refitting"]  # the failed refit: the previous fit, no longer "being fitted"
+            hits = cache.hits
+            assert client.get("/api/leaderboard").json() == after and cache.hits == hits + 1  # kept again
+
+            during, after = refit_ends("fit")
+            assert during["rows"] == fitted["rows"] and after["rows"] != fitted["rows"]
+            assert after["fit"]["behind"] == 0 and not after["fit"]["refitting"]
+            assert after["fit"]["matches"] == sum(tallies.match_counts(writer).values())
+            hits = cache.hits
+            assert client.get("/api/leaderboard").json() == after and cache.hits == hits + 1
+            assert len(calls) == 3  # the first fit, the failed refit, the refit of the second match
 
 
 def test_an_untracked_ratings_cache_keys_answers_by_every_fit(tmp_path: Path,

@@ -5,12 +5,15 @@ rows, matrices and template; a bot page's queries); ten clients on two cores can
 wait for that on every view.  :class:`ResponseCache` keeps each answer (body, status,
 headers) under its address and the **data version** it was made at: the store's
 :func:`leaderboard.tallies.data_version` (matches stored, bots and versions, tournaments'
-changes, worker exclusions: one query over a few small rows) and the number of rating fits
-made so far.  The version is read before the answer is made, so an answer made while a
-match was being stored is kept under the older version and the next view makes it
-again: a new match, bot, tournament status or fit shows at once.  What depends on the
-clock alone (how old a fit is, a running tournament's rate and time to go) is at most
-``ttl_s`` seconds old: an answer is made again after that.
+changes, worker exclusions: one query over a few small rows).  The version is read before
+the answer is made, so an answer made while a match was being stored is kept under the
+older version and the next view makes it again: a new match, bot or tournament status
+shows at once.  An answer is also kept with what a :class:`Tracker` noted it was made
+from (the fit number of each rating fit it was given, :mod:`leaderboard.web.tracked`), and
+is made again when that moved: a new fit of one of its scopes shows at once, and an answer
+made from the newest fit is not made again because that fit ended while it was asked for.
+What depends on the clock alone (how old a fit is, a running tournament's rate and time
+to go) is at most ``ttl_s`` seconds old: an answer is made again after that.
 
 Bounded: at most ``max_bytes`` for all answers together, counting each one's body,
 headers, address (a query string can be long, and any parameter makes a new address)

@@ -86,6 +86,10 @@ class Fit:
     refitting: bool = False  # a newer fit is being made
     fitting: bool = False  # a placeholder without ratings: the scope's first fit is being made
     key: Any = None  # the results key of what it counted (read with its results), if the build knows it
+    scope: Scope | None = None  # the scope it was fitted for (given by RatingsCache)
+    #: its scope's fit number as it was given (:meth:`RatingsCache.number`): an answer made from it
+    #: is current while that number has not moved (0: before the scope's first fit ended)
+    number: int = 0
 
     def freshness(self, now: float | None = None) -> dict[str, Any]:
         """How old the fit is, for the pages: what it counts, when it was made, what it misses."""
@@ -163,13 +167,15 @@ def _chart_cells(results: ResultArrays) -> tuple[dict[Hashable, tuple[np.ndarray
     return charts, played, tournaments
 
 
-def pending_fit(store: Store, tournament_id: int | None, players: int | None, game: str | None) -> Fit:
+def pending_fit(store: Store, tournament_id: int | None, players: int | None, game: str | None,
+                scope: Scope | None = None, number: int = 0) -> Fit:
     """What a view of a scope gets while its first fit is being made: no ratings, marked as
-    :attr:`Fit.fitting` (the pages say so and ask to reload)."""
+    :attr:`Fit.fitting` (the pages say so and ask to reload); ``scope`` and its fit ``number``
+    are the cache's (:attr:`Fit.number`)."""
     game = scope_game(store, tournament_id, game)
     board = Leaderboard(standings=[], superiority=[], cross_table=CrossTable(names=(), _pairs={}), players=players,
                         table_sizes=[], resamples=0, method=None, game=game)
-    return Fit(boards=(board, board), made_at=time.time(), fitting=True)
+    return Fit(boards=(board, board), made_at=time.time(), fitting=True, scope=scope, number=number)
 
 
 class _Refit:
@@ -197,12 +203,18 @@ class RatingsCache:
     Bounded: fits are made one at a time (a fit of a million matches holds its inputs in
     memory while it runs), at most ``max_queued`` scopes wait for theirs (a view of
     another new scope gets the placeholder and starts nothing), and at most ``max_scopes``
-    fits are kept, the least recently viewed dropped first.  A fit is stored under the
+    fits are kept, the least recently viewed dropped first (the pages made from a dropped
+    fit are remade at their next view, which fits the scope again).  A fit is stored under the
     key read in the same snapshot as its results (:attr:`Fit.key`), so it never claims
     matches it did not count.  A refit that fails is logged; the views keep the previous
     fit (marked as behind) and the same results are not fitted again for :data:`RETRY_S`
     seconds.  Only when a scope has no fit yet does its failure reach the view (the views
     of the next :data:`RETRY_S` seconds get the same error; the first view after tries again).
+
+    Each fit given carries its scope and the scope's **fit number** (:attr:`Fit.scope`,
+    :attr:`Fit.number`, read with the fit; :meth:`number` tells the scope's number now): it
+    moves when a fit of the scope ends (stored, or failed), so what was made from a fit knows
+    whether its scope has moved on since (the kept answers, :mod:`leaderboard.web.tracked`).
     """
 
     def __init__(self, key: Callable[[Store, int | None, int | None, str | None], Any] = results_key, *,
@@ -222,10 +234,29 @@ class RatingsCache:
         # scope -> (key, its fit as each view shows it: newest versions, every version); least recently viewed first
         self._fits: OrderedDict[Scope, tuple[Any, tuple[Fit, Fit]]] = OrderedDict()
         self._refits: dict[Scope, _Refit] = {}
-        # scope -> (key whose refit failed, when, the error)
-        self._failed: OrderedDict[Scope, tuple[Any, float, BaseException]] = OrderedDict()
+        # scope -> (key whose refit failed, when, the error, the scope's fit number since)
+        self._failed: OrderedDict[Scope, tuple[Any, float, BaseException, int]] = OrderedDict()
         self._one_at_a_time = threading.Lock()
+        self._ended = 0  # fits ended (stored or failed), every scope: the last fit number given
         self.fits_made = 0  # how many fits were computed (for tests and the benchmark)
+
+    def number(self, scope: Scope) -> int:
+        """The fit number of ``scope`` (:attr:`Fit.scope`): the one its views are given now
+        (:attr:`Fit.number`).  It moves when a fit of the scope ends: a new fit stored, or a
+        refit failed (its views then no longer say it is being made); then only.  0 while no fit
+        of the scope has ended (or its fit was dropped).  The numbers are drawn from one count
+        over every scope, so a scope dropped and fitted again never gives a number it gave before,
+        except 0: a page made without ratings (the first fit being made) before its scope's fit was
+        dropped counts as current again for the rest of its ttl (the response cache's, 5 s)."""
+        with self._lock:
+            return self._number(scope)
+
+    def _number(self, scope: Scope) -> int:  # with self._lock held
+        kept = self._fits.get(scope)
+        if kept is not None:
+            return kept[1][0].number
+        failed = self._failed.get(scope)
+        return 0 if failed is None else failed[3]
 
     def get(self, store: Store, tournament_id: int | None, players: int | None = None,
             all_versions: bool = False, game: str | None = None) -> Fit:
@@ -246,14 +277,17 @@ class RatingsCache:
                     raise failed[2]
                 return self._stale(cached[1], key, refitting=False)  # the last refit of these results failed
             refit = self._refits.get(scope)
-            if refit is None:
-                if len(self._refits) >= self.max_queued:  # enough scopes wait for a fit already
-                    return self._stale(cached[1], key, refitting=False) if cached is not None else \
-                        pending_fit(store, tournament_id, players, scope[2]).view(all_versions)
+            queue_full = refit is None and len(self._refits) >= self.max_queued  # enough scopes wait already
+            if queue_full:
+                number = self._number(scope)
+            elif refit is None:
                 refit = _Refit()
                 threading.Thread(target=self._refit, args=(store, scope, refit), daemon=True,
                                  name=f"arena-refit-{scope}").start()  # if it cannot start, nothing is registered
                 self._refits[scope] = refit  # before the thread can end: it takes self._lock to finish
+        if queue_full:  # (the placeholder reads the store: not with the lock held)
+            return self._stale(cached[1], key, refitting=False) if cached is not None else \
+                pending_fit(store, tournament_id, players, scope[2], scope, number).view(all_versions)
         # the first fit of a scope is waited for a while; a refit only if the last fit was quick (a small
         # store's pages stay fresh), else the previous fit is given at once
         if cached is None:
@@ -262,15 +296,17 @@ class RatingsCache:
             refit.done.wait(self.wait_s if cached[1].seconds < self.wait_s else 0)
         with self._lock:
             kept = self._fits.get(scope)
+            number = self._number(scope)  # (each fit given carries its scope's number, read with it)
+            refitting = self._refits.get(scope) is refit  # (ended in the same locked step as the number moved)
         now = None if kept is None else (kept[0], kept[1][bool(all_versions)])
         if now is None:
             if refit.error is not None:  # the first fit of the scope failed: nothing to show
                 raise refit.error
             # not done yet, or done and already dropped by views of other scopes
-            return pending_fit(store, tournament_id, players, scope[2]).view(all_versions)
+            return pending_fit(store, tournament_id, players, scope[2], scope, number).view(all_versions)
         if now[0] == key:
             return now[1]
-        return self._stale(now[1], key, refitting=not refit.done.is_set())
+        return self._stale(now[1], key, refitting=refitting)
 
     @staticmethod
     def _stale(fit: Fit, key: Any, refitting: bool) -> Fit:
@@ -288,27 +324,44 @@ class RatingsCache:
                 fit = self._build(store, *scope)
             if fit.key is not None and self._key is results_key:
                 key = fit.key  # read in the snapshot the fit counted
-            fit = dataclasses.replace(fit, results=_counted(key), made_at=started, seconds=time.time() - started)
-            with self._lock:
+            fit = dataclasses.replace(fit, results=_counted(key), made_at=started, seconds=time.time() - started,
+                                      scope=scope)
+            with self._lock:  # stored with its number: a view given it knows which fit it was
+                self._ended += 1
+                fit = dataclasses.replace(fit, number=self._ended)
                 self._fits[scope] = (key, (fit.view(False), fit.view(True)))
                 self._fits.move_to_end(scope)
                 while len(self._fits) > self.max_scopes:
                     self._fits.popitem(last=False)
                 self._failed.pop(scope, None)
+                self._end(scope, refit)
                 self.fits_made += 1
         except BaseException as exc:  # noqa: BLE001 - handed to the views waiting for it
             log.exception("the rating fit of %s failed; its pages keep the previous fit", scope)
             refit.error = exc
             with self._lock:
-                self._failed[scope] = (key, time.monotonic(), exc)
+                self._ended += 1  # the scope's number moves: the views made while it ran said it was being made
+                self._failed[scope] = (key, time.monotonic(), exc, self._ended)
                 self._failed.move_to_end(scope)
+                kept = self._fits.get(scope)
+                if kept is not None:  # the previous fit, given under the new number
+                    newest, every = (dataclasses.replace(f, number=self._ended) for f in kept[1])
+                    self._fits[scope] = (kept[0], (newest, every))
                 while len(self._failed) > self.max_scopes:
                     self._failed.popitem(last=False)
+                self._end(scope, refit)
         finally:
             with self._lock:
-                self._refits.pop(scope, None)
+                self._end(scope, refit)  # (if it did not end above)
             refit.done.set()
             _give_back_memory()
+
+
+    def _end(self, scope: Scope, refit: _Refit) -> None:  # with self._lock held
+        """The refit of ``scope`` is no longer running (in the locked step that moves its number,
+        so no view is told a fit is being made under the number of the fit that ended)."""
+        if self._refits.get(scope) is refit:
+            del self._refits[scope]
 
 
 def _give_back_memory() -> None:

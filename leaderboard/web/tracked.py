@@ -3,84 +3,60 @@
 The answers the web pages keep (:mod:`leaderboard.web.cache`) are made from the store's
 data and from the rating fits of the scopes they show (:mod:`leaderboard.web.fits`).  A
 fit of one scope (a tournament or a game's overall results, a table size) does not change a
-page that shows another: with one count of fits for all scopes, each fit finishing made every kept
-answer again, and after a new match the six or so scopes a server keeps finish their refits
-one after the other, each a wave of remade pages (at a million matches each page made afresh
-costs tens of milliseconds; ten clients waited for them).
-
-:class:`TrackedRatings` is the server's :class:`~leaderboard.web.fits.RatingsCache` that
-also counts the fits stored *per scope* and notes, while an answer is made (in the
-thread making it), the scopes it asked for.  The answer is kept with what it used
-(:meth:`TrackedRatings.end`): each scope and the count of its fits read *before* its fit
-was, so a fit stored while it was being made remakes it at the next view
-(:meth:`TrackedRatings.current`).  Both views of the versions (each bot's newest, every
-version) are made from one fit of their scope, so they are one scope here: a fit of it
-remakes the pages of both.
+page that shows another, and a page made from a scope's newest fit is not changed by that
+fit having ended.  Each :class:`~leaderboard.web.fits.Fit` the ratings cache gives carries
+its scope and its scope's fit number (:attr:`~leaderboard.web.fits.Fit.number`, read with the
+fit); :class:`TrackedRatings` notes, while an answer is made (in the thread making it), the
+number of each fit it was given, and the answer is kept with them (:meth:`TrackedRatings.end`).
+A later view is given the kept answer while each of those scopes' numbers is unchanged
+(:meth:`TrackedRatings.current`): a fit stored (or a refit failed) since remakes it, and a view
+that waited for its scope's refit keeps what it made from it.  Both views of the versions (each
+bot's newest, every version) are made from one fit of their scope: a fit of it remakes both.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
 from typing import Any
 
 from leaderboard.store import Store
 from leaderboard.web.fits import Fit, RatingsCache, Scope
 
-#: What an answer used: each scope and the number of fits of it stored before it was made.
-Used = frozenset[tuple[Hashable, int]]
-
-
-def scope_of(tournament_id: int | None, players: int | None, game: str | None) -> Scope:
-    """The scope :meth:`RatingsCache.get` keeps a fit under (a tournament's fit is not per game; both
-    views of the versions share it)."""
-    return (tournament_id, players, None if tournament_id is not None else game)
+#: What an answer used: each scope and the fit number of the fit of it the answer was made from.
+Used = frozenset[tuple[Scope, int]]
 
 
 class TrackedRatings(RatingsCache):
-    """A :class:`RatingsCache` that counts the fits stored per scope (:attr:`made`) and notes
-    which scopes the answer being made in this thread asked for (:meth:`begin`, :meth:`end`)."""
+    """A :class:`RatingsCache` that notes which fits the answer being made in this thread was
+    given (:meth:`begin`, :meth:`end`) and tells whether they are still their scopes' (:meth:`current`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.made: dict[Scope, int] = {}  # scope -> fits stored (or failed) so far
-        self._made_lock = threading.Lock()
         self._asking = threading.local()
 
     def get(self, store: Store, tournament_id: int | None, players: int | None = None,
             all_versions: bool = False, game: str | None = None) -> Fit:
-        used = getattr(self._asking, "scopes", None)
-        if used is not None:  # the scope's count read before its fit is: a fit stored after it remakes the answer
-            scope = scope_of(tournament_id, players, game)
-            if scope not in used:
-                with self._made_lock:
-                    used[scope] = self.made.get(scope, 0)
-        return super().get(store, tournament_id, players, all_versions, game)
-
-    def _refit(self, store: Store, scope: Scope, refit: Any) -> None:
-        try:
-            super()._refit(store, scope, refit)
-        finally:  # after the fit is stored (or its failure noted): an answer made meanwhile is made again
-            with self._made_lock:
-                self.made[scope] = self.made.get(scope, 0) + 1
+        fit = super().get(store, tournament_id, players, all_versions, game)
+        used = getattr(self._asking, "fits", None)
+        if used is not None and fit.scope is not None:  # two fits of one scope in one answer: the older
+            used[fit.scope] = min(fit.number, used.get(fit.scope, fit.number))
+        return fit
 
     def begin(self) -> None:
-        """Start noting the scopes this thread asks for, each with the count of its fits stored
-        before it was read (not a copy of every scope's count: one per scope the answer uses)."""
-        self._asking.scopes = {}
+        """Start noting the fits this thread is given."""
+        self._asking.fits = {}
 
     def end(self) -> Used:
-        """Stop noting: the scopes asked for since :meth:`begin`, with their fits made before."""
-        scopes = getattr(self._asking, "scopes", None) or {}
-        self._asking.scopes = None
-        return frozenset(scopes.items())
+        """Stop noting: the scopes of the fits given since :meth:`begin`, with their fit numbers."""
+        fits = getattr(self._asking, "fits", None) or {}
+        self._asking.fits = None
+        return frozenset(fits.items())
 
     def current(self, used: Used) -> bool:
-        """Whether no fit of a scope in ``used`` was stored since the answer was made."""
+        """Whether each scope in ``used`` still has the fit number noted (no fit of it ended since)."""
         if not isinstance(used, frozenset):  # kept by an untracked cache: not known to be current
             return False
-        with self._made_lock:
-            return all(self.made.get(scope, 0) == count for scope, count in used)
+        return all(self.number(scope) == number for scope, number in used)
 
 
-__all__ = ["TrackedRatings", "Used", "scope_of"]
+__all__ = ["TrackedRatings", "Used"]
