@@ -137,6 +137,8 @@ def test_union_pacific_dividends_are_protobufs_bytes() -> None:
             for event in state.events:
                 if event["type"] == "dividend":
                     proto = up_events.event_to_proto(event).SerializeToString(deterministic=True)
+                    body = up_fast._write_dividend(event)  # the engine's dividends take the fast path
+                    assert proto.endswith(body) and len(body) > 20
                     assert up_fast._event_bytes(event, 0) == up_fast.length_prefixed(up_fast._EVENT_TAG, proto)
                     seen += 1
     assert seen >= 15
