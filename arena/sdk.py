@@ -114,10 +114,10 @@ class Match:
         """Every public event this seat has been shown so far (each decision's ``public_events``,
         in order, as the host sent them), decoded when first read."""
         with self._events_lock:
-            if self._unread:
-                unread, self._unread = self._unread, []
-                for entry in unread:
-                    self._events.extend(entry() if callable(entry) else entry)
+            while self._unread:  # each entry leaves the queue once decoded: one that does not decode
+                entry = self._unread[0]  # stays, and every read says so (never a log with a hole)
+                self._events.extend(entry() if callable(entry) else entry)
+                del self._unread[0]
             return self._events
 
     @property

@@ -187,3 +187,32 @@ def test_a_part_that_does_not_parse_is_invalid_argument_when_read() -> None:
             assert "no game member" in raised.value.details()
     finally:
         server.stop(0).wait()
+
+
+def test_a_logged_observation_that_does_not_decode_is_refused_at_every_read_never_skipped() -> None:
+    """A decision whose observation the bot never read still joins the public-events log; if it
+    does not decode, every read of the log says so (NotDecodable: INVALID_ARGUMENT), and no
+    later read gives a log with that decision's events missing."""
+    from arena.protocol.lazy import NotDecodable
+    from arena.sdk import Match
+
+    requests = [ShallowRequest.FromString(p) for p in _payloads("union_pacific", 3, 1, 12)]
+    seat = requests[0].seat
+    mine = [r for r in requests if r.seat == seat]
+    assert len(mine) >= 3
+
+    def match(corrupt: int | None) -> Match:
+        m = Match("m1", seat, 3, "standard", "union_pacific", None, None)
+        for i, request in enumerate(mine):
+            raw = request.observation[0]
+            if i == corrupt:  # the game member's length kept, its body a truncated varint
+                raw = raw[:1] + bytes([4]) + b"\x08\xff\xff\xff"
+            m._observing(read_observation([raw]))
+        return m
+
+    whole = match(None).public_events
+    broken = match(1)
+    for _ in range(2):
+        with pytest.raises(NotDecodable, match="public_events"):
+            broken.public_events
+    assert len(whole) > 0

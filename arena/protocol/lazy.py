@@ -59,8 +59,11 @@ def placeholders(keys: Any) -> dict[str, Any]:
     return dict.fromkeys(keys, NOT_DECODED)
 
 
-def _decode_afresh(decode: Decode, parse: Callable[[bytes], Any], data: bytes) -> Any:
-    return decode(parse(data))
+def _decode_afresh(key: Any, decode: Decode, source: Callable[[], Any]) -> Any:
+    try:
+        return decode(source())
+    except Exception as exc:  # malformed input, as when read from the dict (not a reader's bug)
+        raise NotDecodable(f"the observation's {key!r} does not decode: {exc}") from exc
 
 
 class LazyDict(dict):  # type: ignore[type-arg]
@@ -119,11 +122,10 @@ class LazyDict(dict):  # type: ignore[type-arg]
         decode = self._decoders[key]
         if source is None:
             if self._parse is not None:  # the bytes it was made from (no copy: bytes do not change)
-                return partial(_decode_afresh, decode, self._parse, self._data)
+                source = partial(self._parse, self._data)
             else:
-                kind, data = type(self._message), self._message.SerializeToString()
-                source = lambda: kind.FromString(data)  # noqa: E731
-        return lambda: decode(source())
+                source = partial(type(self._message).FromString, self._message.SerializeToString())
+        return partial(_decode_afresh, key, decode, source)
 
     def decode_all(self) -> LazyDict:
         """Decode every key not read yet (afterwards the storage is the plain dict); returns self."""

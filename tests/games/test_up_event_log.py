@@ -92,3 +92,12 @@ def test_a_clone_sets_every_field() -> None:
         clone = original.clone()
         for name in UnionPacificState.__slots__:
             assert getattr(clone, name) == getattr(original, name), name
+
+
+def test_a_state_can_be_weakly_referenced() -> None:
+    """A bot may key a cache on states weakly (the slotted state keeps ``__weakref__``)."""
+    import weakref
+
+    state = GAME.new_state(4, 2)
+    kept = weakref.WeakKeyDictionary({state: 1})
+    assert kept[state] == 1 and weakref.ref(state)() is state

@@ -86,6 +86,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         "dividends_revealed", "dividends_paid", "pending_dividends", "imaginary", "imaginary_cash", "termination",
         # whose decision
         "picks", "phase", "current", "turn",
+        "__weakref__",  # (a bot may keep states in a WeakKeyDictionary, as it could before the slots)
     )
 
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
