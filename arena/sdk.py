@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, overload
 from arena.games.registry import DEFAULT_GAME, starts_at_setup
 from arena.host import codec
 from arena.host.codec import LegalAction
-from arena.protocol.lazy import LazyDict
+from arena.protocol.lazy import LazyDict, NotDecodable
 from arena.sdk_address import (ADDRESS_ENV, MAX_SOCKET_PATH_BYTES, PORT_ENV, ServeError, check_address,
                                listen_address, socket_path)
 from arena.v1 import bot_pb2
@@ -114,10 +114,10 @@ class Match:
         """Every public event this seat has been shown so far (each decision's ``public_events``,
         in order, as the host sent them), decoded when first read."""
         with self._events_lock:
-            if self._unread:
-                unread, self._unread = self._unread, []
-                for entry in unread:
-                    self._events.extend(entry() if callable(entry) else entry)
+            while self._unread:  # each entry leaves the queue once decoded: one that does not decode
+                entry = self._unread[0]  # stays, and every read says so (never a log with a hole)
+                self._events.extend(entry() if callable(entry) else entry)
+                del self._unread[0]
             return self._events
 
     @property
@@ -191,19 +191,42 @@ class MatchResult:
 class LegalActions(Sequence[LegalAction]):
     """The legal actions of one decision, decoded from the request only when read."""
 
-    __slots__ = ("_messages", "_decoded")
+    __slots__ = ("_messages", "_decoded", "_count", "_source")
 
     def __init__(self, messages: Sequence[bot_pb2.Action]) -> None:
-        self._messages = messages
-        self._decoded: list[LegalAction | None] = [None] * len(messages)
+        self._messages: Sequence[bot_pb2.Action] | None = messages
+        self._count = len(messages)
+        self._decoded: list[LegalAction | None] | None = None
+        self._source: tuple[Callable[[bytes], Sequence[bot_pb2.Action]], bytes] | None = None
+
+    @classmethod
+    def _of_request(cls, count: int, parse: Callable[[bytes], Sequence[bot_pb2.Action]], data: bytes) -> LegalActions:
+        """``count`` actions, parsed as ``parse(data)`` when one is first read."""
+        legal = cls.__new__(cls)
+        legal._messages, legal._count, legal._decoded, legal._source = None, count, None, (parse, data)
+        return legal
 
     def __len__(self) -> int:
-        return len(self._decoded)
+        return self._count
 
     def _get(self, i: int) -> LegalAction:
-        action = self._decoded[i]
+        decoded = self._decoded
+        if decoded is None:
+            decoded = self._decoded = [None] * self._count
+        action = decoded[i]
         if action is None:
-            action = self._decoded[i] = codec.action_from_proto(self._messages[i])
+            messages = self._messages
+            if messages is None:
+                parse, data = self._source  # type: ignore[misc]
+                try:
+                    messages = self._messages = parse(data)
+                except Exception as exc:
+                    raise NotDecodable(f"the legal actions do not parse: {exc}") from exc
+            try:
+                action = codec.action_from_proto(messages[i])
+            except codec.CodecError as exc:
+                raise NotDecodable(f"legal action {i} does not decode: {exc}") from exc
+            decoded[i] = action
         return action
 
     @overload
@@ -213,7 +236,7 @@ class LegalActions(Sequence[LegalAction]):
     def __getitem__(self, i: int | slice) -> LegalAction | list[LegalAction]:
         if isinstance(i, slice):
             return [self._get(j) for j in range(*i.indices(len(self)))]
-        n = len(self._decoded)
+        n = self._count
         j = operator.index(i)
         if j < 0:
             j += n
@@ -222,7 +245,7 @@ class LegalActions(Sequence[LegalAction]):
         return self._get(j)
 
     def __iter__(self) -> Iterator[LegalAction]:
-        return map(self._get, range(len(self._decoded)))
+        return map(self._get, range(self._count))
 
     def __repr__(self) -> str:
         return f"LegalActions({list(self)!r})"

@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent import futures
 from typing import Any
 
@@ -24,9 +24,13 @@ from google.protobuf.message import DecodeError
 
 from arena.host import codec
 from arena.protocol import PROTOCOL_VERSION
+from arena.protocol.lazy import NotDecodable
 from arena.sdk import (DEFAULT_WORKERS, SERVICE, STOP_GRACE_S, Bot, LegalActions, Match, MatchResult, _call)
 from arena.sdk_address import (ADDRESS_ENV, PORT_ENV, ServeError, _clear_stale_socket, check_address,
                                listen_address, socket_path)
+from arena.sdk_request import ShallowRequest
+from arena.sdk_request import legal_actions as read_legal_actions
+from arena.sdk_request import observation as read_observation
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 log = logging.getLogger("arena.sdk")
@@ -58,12 +62,6 @@ def _choice(value: Any) -> tuple[int, str]:
 _INDEX_REPLIES = [bot_pb2.DecisionReply(action_index=i).SerializeToString() for i in range(1024)]
 
 
-def _reparse(data: bytes, request: bot_pb2.DecisionRequest) -> Callable[[], Any]:
-    """A function giving the request's observation member again, parsed from its bytes."""
-    member = request.observation.WhichOneof("game")
-    return lambda: getattr(bot_pb2.DecisionRequest.FromString(data).observation, member)
-
-
 class _Servicer(bot_pb2_grpc.BotServicer):
     """The four calls of arena.v1.Bot, forwarded to a :class:`Bot`'s hooks."""
 
@@ -80,17 +78,27 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         return self._describe
 
     def _hook(self, context: grpc.ServicerContext, match: Match, what: str, call: Any, *args: Any) -> Any:
-        """Run a hook with ``Bot.match`` set; an exception becomes an INTERNAL status."""
+        """Run a hook with ``Bot.match`` set; an exception becomes an error status (:meth:`_failed`)."""
         _call.match = match
         try:
             return call(*args)
         except Exception as exc:
-            log.error("%s raised in match %s seat %d:\n%s", what, match.match_id, match.seat,
-                      traceback.format_exc().rstrip())
-            detail = f"{what} raised {type(exc).__name__}: {exc}"
+            self._failed(context, match, what, exc)
         finally:
             _call.match = None
-        context.abort(grpc.StatusCode.INTERNAL, detail[:1000])
+
+    @staticmethod
+    def _failed(context: grpc.ServicerContext, match: Match, what: str, exc: Exception) -> None:
+        """Abort the call a hook raised ``exc`` in (from inside the ``except`` clause): INTERNAL,
+        the traceback logged; INVALID_ARGUMENT when a part of the request the hook read does
+        not decode."""
+        if isinstance(exc, NotDecodable):
+            code, detail = grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}"
+        else:
+            log.error("%s raised in match %s seat %d:\n%s", what, match.match_id, match.seat,
+                      traceback.format_exc().rstrip())
+            code, detail = grpc.StatusCode.INTERNAL, f"{what} raised {type(exc).__name__}: {exc}"
+        context.abort(code, detail[:1000])
 
     def _open(self, context: grpc.ServicerContext, match: Match) -> Match:
         with self._lock:
@@ -120,51 +128,47 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         return bot_pb2.StartMatchReply()
 
     def Decide(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext) -> bot_pb2.DecisionReply:
-        index, debug = self._decision(request, context, None)
-        try:
-            return bot_pb2.DecisionReply(action_index=index, debug=debug)
-        except ValueError as exc:  # an index beyond int32
-            context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
+        return bot_pb2.DecisionReply.FromString(self.decide_bytes(request.SerializeToString(), context))
 
     def decide_bytes(self, data: bytes, context: grpc.ServicerContext) -> bytes:
         """Decide on the wire: the request's bytes in, the reply's bytes out (what the server
-        registers: the request's bytes are kept, not re-encoded, for ``Match.public_events``)."""
+        registers).  The request's top level is parsed now; the observation and the legal
+        actions when the bot reads them (:mod:`arena.sdk_request`)."""
         try:
-            request = bot_pb2.DecisionRequest.FromString(data)
+            request = ShallowRequest.FromString(data)
+            observation = read_observation(request.observation)
         except DecodeError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}")
-        index, debug = self._decision(request, context, data)
+        except codec.CodecError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        match = self._matches.get((request.match_id, request.seat))
+        if match is None:  # no StartMatch seen (e.g. this process was restarted): start it now
+            match = self._late_start(context, request.match_id, request.seat, observation)
+        match._observing(observation)
+        match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
+        count = len(request.legal_actions)
+        legal = LegalActions._of_request(count, read_legal_actions, data)
+        _call.match = match  # as _hook does, one call shorter
+        try:
+            index = self._bot.decide(observation, legal)
+            if type(index) is int:
+                debug = ""
+            else:
+                index, debug = _choice(index)
+        except Exception as exc:
+            self._failed(context, match, "decide()", exc)
+        finally:
+            _call.match = None
+        if not 0 <= index < count:
+            log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
+                        "the host will record an illegal action", index, count, match.match_id,
+                        match.seat, request.decision_number)
         if not debug and 0 <= index < len(_INDEX_REPLIES):
             return _INDEX_REPLIES[index]
         try:
             return bot_pb2.DecisionReply(action_index=index, debug=debug).SerializeToString()
         except ValueError as exc:  # an index beyond int32
             context.abort(grpc.StatusCode.INTERNAL, f"decide() returned {index}: {exc}")
-
-    def _decision(self, request: bot_pb2.DecisionRequest, context: grpc.ServicerContext,
-                  data: bytes | None) -> tuple[int, str]:
-        try:
-            observation = codec.lazy_observation_from_proto(request.observation)
-        except codec.CodecError as exc:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        key = (request.match_id, request.seat)
-        match = self._matches.get(key)
-        if match is None:  # no StartMatch seen (e.g. this process was restarted): start it now
-            match = self._open(context, Match(
-                request.match_id, request.seat, observation["num_players"], observation["variant"],
-                observation["game"], None, _match_rng(request.match_id, request.seat)))
-        match._observing(observation, _reparse(data, request) if data is not None else None)
-        match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
-        legal = LegalActions(request.legal_actions)
-        index, debug = self._hook(context, match, "decide()", self._decide, observation, legal)
-        if not 0 <= index < len(legal):
-            log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
-                        "the host will record an illegal action", index, len(legal), match.match_id,
-                        match.seat, request.decision_number)
-        return index, debug
-
-    def _decide(self, observation: dict[str, Any], legal: LegalActions) -> tuple[int, str]:
-        return _choice(self._bot.decide(observation, legal))
 
     def EndMatch(self, request: bot_pb2.EndMatchRequest, context: grpc.ServicerContext) -> bot_pb2.EndMatchReply:
         with self._lock:
@@ -181,6 +185,15 @@ class _Servicer(bot_pb2_grpc.BotServicer):
                  result.place)
         self._hook(context, match, "end_match()", self._bot.end_match, result)
         return bot_pb2.EndMatchReply()
+
+    def _late_start(self, context: grpc.ServicerContext, match_id: str, seat: int,
+                    observation: dict[str, Any]) -> Match:
+        """The match of a Decide that came without StartMatch, started now from its observation."""
+        try:
+            players, variant, game = observation["num_players"], observation["variant"], observation["game"]
+        except NotDecodable as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}"[:1000])
+        return self._open(context, Match(match_id, seat, players, variant, game, None, _match_rng(match_id, seat)))
 
     def open_matches(self) -> int:
         with self._lock:

@@ -17,8 +17,10 @@ import pytest
 from arena.games import get_game
 from arena.games.ticket_to_ride_pennsylvania.kit import wire as ttr_wire
 from arena.games.ticket_to_ride_pennsylvania.kit import wire_fast as ttr_fast
+from arena.games.ticket_to_ride_pennsylvania.kit import wire_fields as ttr_fields
 from arena.games.ticket_to_ride_pennsylvania.state import observation_fields
 from arena.games.union_pacific.board import SHARE_CODES
+from arena.games.union_pacific.kit import wire_events as up_events
 from arena.games.union_pacific.kit import wire_fast as up_fast
 from arena.games.union_pacific.kit import wire_state as up_state
 from arena.host.client import SeatClient, encoder_for
@@ -72,6 +74,94 @@ def test_ticket_to_ride_writers_leave_the_unexpected_to_the_codec(change: dict) 
         assert ttr_fast.hand(change["known_cards"]) is None
     assert ttr_fast.hand([("blue", 1)]) is None
     assert ttr_fast.hand({}) == b"" == _codec_bytes("hand", {})
+
+
+def test_ticket_to_ride_field_writers_are_the_codecs_bytes_or_leave_it_to_the_codec() -> None:
+    tags = ttr_fields._TAGS
+    for values in ([], ["PRR"], ["PRR", "B&O", "PRR"], ["héllo", ""]):
+        for name in ("share_offer", "tickets", "offered_tickets"):
+            assert ttr_fast.strings(tags[name], values) == _codec_bytes(name, values)
+    row = ["red", None, "locomotive", None, "blue"]
+    assert ttr_fast.strings(tags["row"], row, empty_for_none=True) == _codec_bytes("row", row)
+    for bad in (["PRR", None], ["PRR", 3], ("PRR",), "PRR", [b"PRR"]):
+        assert ttr_fast.strings(tags["tickets"], bad) is None
+        try:  # the field's writer then gives what the codec gives: its bytes, or its error
+            expected = _codec_bytes("tickets", bad)
+        except Exception as exc:  # noqa: BLE001
+            with pytest.raises(type(exc)):
+                ttr_fields._strings("tickets", bad)
+        else:
+            assert ttr_fields._strings("tickets", bad) == expected
+    owners = (-1, 0, 3, -1, 1, 4)
+    assert ttr_fast.packed_owners(tags["routes"], owners) == _codec_bytes(
+        "routes", [None if o == -1 else o for o in owners])
+    assert ttr_fast.packed_owners(tags["routes"], ()) == b"" == _codec_bytes("routes", [])
+    for bad in ((0, -2), (0, 5000), (0, True), (0, 1.0), (0, "1")):
+        assert ttr_fast.packed_owners(tags["routes"], bad) is None
+    counts = {"red": 0, "blue": 3, "locomotive": 1, "black": 0}
+    assert ttr_fast.full_count_map(tags["discard"], counts) == _codec_bytes("discard", counts)
+    for bad in ({"red": -1}, {"red": True}, {"red": 5000}, {3: 1}, [("red", 1)]):
+        assert ttr_fast.full_count_map(tags["discard"], bad) is None
+
+
+def test_ticket_to_ride_counts_written_from_the_tuple_are_the_maps_bytes() -> None:
+    """``count_entries`` (hand, known cards: from the engine's count tuple) equals ``count_map`` of the
+    dict the engine's observation has, and is None for what that refuses."""
+    names = get_game("ticket_to_ride_pennsylvania").new_state(3, 0).kind_names
+    rng = random.Random(3)
+    for _ in range(300):
+        counts = tuple(rng.choice((0, 0, 1, 2, 7, 2047)) for _ in names)
+        as_dict = {names[i]: n for i, n in enumerate(counts) if n}
+        expected = ttr_fast.count_map(ttr_fast.HAND_TAG, as_dict)
+        assert expected == _codec_bytes("hand", as_dict)
+        assert ttr_fast.count_entries(ttr_fast.HAND_TAG, names, counts) == expected
+    zeros = (0,) * len(names)
+    for bad in ((-1,) + zeros[1:], (True,) + zeros[1:], (2048,) + zeros[1:], zeros[1:]):
+        assert ttr_fast.count_entries(ttr_fast.HAND_TAG, names, bad) is None
+    assert ttr_fast.count_entries(ttr_fast.HAND_TAG, ("red", "red"), (1, 1)) is None  # not distinct
+    assert ttr_fast.count_entries(ttr_fast.HAND_TAG, ("red", 3), (1, 1)) is None
+
+
+def test_union_pacific_dividends_are_protobufs_bytes() -> None:
+    """The dividend writer gives protobuf's deterministic bytes for every dividend of whole games
+    (2-6 players, the imaginary shareholder's included), and leaves any other shape to the codec."""
+    game = get_game("union_pacific")
+    seen = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(3):
+            state = game.new_state(players, seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                seat = state.current_seats()[0]
+                state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+            for event in state.events:
+                if event["type"] == "dividend":
+                    proto = up_events.event_to_proto(event).SerializeToString(deterministic=True)
+                    body = up_fast._write_dividend(event)  # the engine's dividends take the fast path
+                    assert proto.endswith(body) and len(body) > 20
+                    assert up_fast._event_bytes(event, 0) == up_fast.length_prefixed(up_fast._EVENT_TAG, proto)
+                    seen += 1
+    assert seen >= 15
+    good = {"type": "dividend", "number": 2, "companies": [
+        {"company": "EPRG", "value": 0, "holdings": {"0": 1, "imaginary": 2}, "payouts": {"0": 0, "imaginary": 4}}],
+        "union_pacific": {"holdings": {}, "payouts": {}}, "cash": {"0": 10, "10": 3, "2": 0}}
+    expected = up_events.event_to_proto(good).SerializeToString(deterministic=True)
+    assert up_fast._event_bytes(good, 0) == up_fast.length_prefixed(up_fast._EVENT_TAG, expected)
+    payout = good["companies"][0]
+    for bad in ({**good, "extra": 1}, {k: v for k, v in good.items() if k != "cash"}, {**good, "number": True},
+                {**good, "companies": [{**payout, "rule": "x"}]}, {**good, "companies": [{**payout, "value": -1}]},
+                {**good, "companies": ({**payout},)}, {**good, "union_pacific": {"holdings": {}}},
+                {**good, "cash": {"0": 2.5}}, {**good, "cash": {0: 1}}):
+        with pytest.raises(up_fast._Unexpected):
+            up_fast._write_dividend(bad)
+        try:  # the checked path: the codec's bytes, or its error
+            expected = up_fast.length_prefixed(
+                up_fast._EVENT_TAG, up_events.event_to_proto(bad).SerializeToString(deterministic=True))
+        except Exception as exc:  # noqa: BLE001
+            with pytest.raises(type(exc)):
+                up_fast._event_bytes(bad, 0)
+        else:
+            assert up_fast._event_bytes(bad, 0) == expected
 
 
 def test_union_pacific_rows_and_hands_match_the_dict_writers() -> None:

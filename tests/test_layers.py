@@ -79,7 +79,8 @@ RULES = [
     (lambda r: r.startswith("arena/") and not may_import_leaderboard(r), ("leaderboard",),
      "arena writes results through arena.sinks; only the CLI (and the store's benchmarks) open the store"),
     (lambda r: not (r.startswith("arena/host/") or r.startswith("arena/protocol/") or is_kit(r)
-                    or r in ("arena/sdk.py", "arena/sdk_server.py", "arena/bench/host.py", "arena/bench/empty_server.py")), GRPC,
+                    or r in ("arena/sdk.py", "arena/sdk_server.py", "arena/sdk_request.py", "arena/bench/host.py",
+                              "arena/bench/empty_server.py")), GRPC,
      "only the host layer (and the bot-side SDK) knows gRPC"),
 ]
 

@@ -25,6 +25,7 @@ from arena.host import codec
 from arena.protocol import PROTOCOL_VERSION, REPO_ROOT
 from arena.records import MatchTermination
 from arena.sdk import Bot, LegalActions, Match, MatchResult, ServeError, listen_address, make_server
+from arena.sdk_request import legal_actions as legal_actions_of_request
 from arena.host.client import BotConnection
 from arena.host.process import free_port
 from tests.bot_ready import wait_ready
@@ -542,14 +543,21 @@ def test_bot_match_outside_a_call_is_an_error() -> None:
         _ = Recorder().match
 
 
-def test_legal_actions_decode_lazily_and_behave_like_a_list() -> None:
+@pytest.mark.parametrize("wire", [False, True], ids=["messages", "bytes"])
+def test_legal_actions_decode_lazily_and_behave_like_a_list(wire: bool) -> None:
     state = _midgame()
     seat = state.current_seats()[0]
     actions = state.legal_actions(seat)
-    legal = LegalActions(codec.legal_actions_to_proto(state, actions, game="union_pacific"))
+    messages = codec.legal_actions_to_proto(state, actions, game="union_pacific")
+    if wire:  # as the server makes them: over the request's bytes, parsed when one is first read
+        data = bot_pb2.DecisionRequest(match_id="m", legal_actions=messages).SerializeToString()
+        legal = LegalActions._of_request(len(messages), legal_actions_of_request, data)
+    else:
+        legal = LegalActions(messages)
     assert len(legal) == len(actions)
-    assert legal._decoded.count(None) == len(actions)  # nothing decoded before it is read
+    assert legal._decoded is None and (legal._messages is None) == wire  # nothing decoded before it is read
     assert legal[-1].text == state.action_to_string(actions[-1])
+    assert legal._decoded is not None and legal._decoded.count(None) == len(actions) - 1
     assert legal[0].action == state.describe_action(actions[0])
     assert [a.index for a in legal] == list(range(len(actions)))
     assert [a.index for a in legal[1:3]] == [1, 2]

@@ -100,8 +100,14 @@ def _ttr_wire(state, me: int, observations: ObservationEncoder | None = None) ->
     return client.payload(state, len(state.history), None, legal)
 
 
+def change_known_cards(state, me: int, rng: random.Random) -> bool:
+    """A player's publicly known cards change while its card count does not (only its row's maps)."""
+    state.known[rng.randrange(state.num_players)][rng.randrange(len(state.kind_names))] += 1
+    return True
+
+
 #: Public changes to the fields (not the log, which the encoders trust to only grow).
-_FIELD_CHANGES = [m for m in TTR_PUBLIC if m.__name__ != "change_public_event_in_window"]
+_FIELD_CHANGES = [m for m in TTR_PUBLIC if m.__name__ != "change_public_event_in_window"] + [change_known_cards]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,11 +17,17 @@ call :meth:`LazyDict.decode_all` (or ``dict(d)``) first to get a plain dict.
 
 Reading is thread-safe: a value is decoded once, under a lock, and every thread gets
 the same object.
+
+The message itself may be parsed lazily too (``parse`` and the message's bytes): then
+it is parsed when the first key is read, and a bot that reads no key never parses it.
+A message or a value that does not decode raises :class:`NotDecodable` (a
+``ValueError``) when read.
 """
 
 from __future__ import annotations
 
 import threading
+from functools import partial
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -43,24 +49,53 @@ _GONE = object()  # what dict.get gives for a key that is not there
 _LOCK = threading.RLock()  # decoding is rare (once per key) and short: one lock for all
 
 
+class NotDecodable(ValueError):
+    """The message, or one key's value in it, does not decode (malformed input, not a bug of
+    the reader: the Python SDK answers it with INVALID_ARGUMENT)."""
+
+
 def placeholders(keys: Any) -> dict[str, Any]:
     """The storage a :class:`LazyDict` over ``keys`` starts with (build it once, pass it to each)."""
     return dict.fromkeys(keys, NOT_DECODED)
+
+
+def _decode_afresh(key: Any, decode: Decode, source: Callable[[], Any]) -> Any:
+    try:
+        return decode(source())
+    except Exception as exc:  # malformed input, as when read from the dict (not a reader's bug)
+        raise NotDecodable(f"the observation's {key!r} does not decode: {exc}") from exc
 
 
 class LazyDict(dict):  # type: ignore[type-arg]
     """``{key: decoders[key](message)}`` for every key of ``start``, each decoded when first read.
 
     ``start`` maps every key to :data:`NOT_DECODED` or to a value known already (see
-    :func:`placeholders`); ``decoders`` has a function for each placeholder's key.
+    :func:`placeholders`); ``decoders`` has a function for each placeholder's key.  With
+    ``parse``, ``message`` is the message's bytes, parsed as ``parse(message)`` when a value
+    is first decoded (kept: :meth:`reader` parses them again).
     """
 
-    __slots__ = ("_message", "_decoders", "__weakref__")
+    __slots__ = ("_message", "_decoders", "_data", "_parse", "__weakref__")
 
-    def __init__(self, message: Any, decoders: Mapping[str, Decode], start: Mapping[str, Any]) -> None:
+    def __init__(self, message: Any, decoders: Mapping[str, Decode], start: Mapping[str, Any],
+                 parse: Callable[[bytes], Any] | None = None) -> None:
         dict.__init__(self, start)
-        self._message = message
         self._decoders = decoders
+        self._parse = parse
+        if parse is None:
+            self._message, self._data = message, None
+        else:
+            self._message, self._data = None, message
+
+    def _parsed(self) -> Any:
+        """The message (parsed now if it was not yet; call under _LOCK)."""
+        message = self._message
+        if message is None and self._parse is not None:
+            try:
+                message = self._message = self._parse(self._data)
+            except Exception as exc:
+                raise NotDecodable(f"the observation does not parse: {exc}") from exc
+        return message
 
     # -- decoding ----------------------------------------------------------------------
 
@@ -68,10 +103,11 @@ class LazyDict(dict):  # type: ignore[type-arg]
         with _LOCK:
             value = dict.get(self, key, _GONE)
             if value is NOT_DECODED:
+                message = self._parsed()
                 try:
-                    value = self._decoders[key](self._message)
+                    value = self._decoders[key](message)
                 except Exception as exc:  # a KeyError would read as "no such key": say which and why
-                    raise ValueError(f"the observation's {key!r} does not decode: {exc}") from exc
+                    raise NotDecodable(f"the observation's {key!r} does not decode: {exc}") from exc
                 dict.__setitem__(self, key, value)
             elif value is _GONE:  # deleted meanwhile by another thread
                 raise KeyError(key)
@@ -85,17 +121,25 @@ class LazyDict(dict):  # type: ignore[type-arg]
         change what the SDK logged)."""
         decode = self._decoders[key]
         if source is None:
-            kind, data = type(self._message), self._message.SerializeToString()
-            source = lambda: kind.FromString(data)  # noqa: E731
-        return lambda: decode(source())
+            if self._parse is not None:  # the bytes it was made from (no copy: bytes do not change)
+                source = partial(self._parse, self._data)
+            else:
+                source = partial(type(self._message).FromString, self._message.SerializeToString())
+        return partial(_decode_afresh, key, decode, source)
 
     def decode_all(self) -> LazyDict:
         """Decode every key not read yet (afterwards the storage is the plain dict); returns self."""
         with _LOCK:
-            message, decoders = self._message, self._decoders
+            message, decoders = None, self._decoders
             for key, value in list(dict.items(self)):
                 if value is NOT_DECODED:
-                    dict.__setitem__(self, key, decoders[key](message))
+                    if message is None:
+                        message = self._parsed()
+                    try:
+                        value = decoders[key](message)
+                    except Exception as exc:
+                        raise NotDecodable(f"the observation's {key!r} does not decode: {exc}") from exc
+                    dict.__setitem__(self, key, value)
         return self
 
     # -- reading -----------------------------------------------------------------------
@@ -177,4 +221,4 @@ class LazyDict(dict):  # type: ignore[type-arg]
         return dict.setdefault(self, key, default)
 
 
-__all__ = ["Decode", "LazyDict", "NOT_DECODED", "placeholders"]
+__all__ = ["Decode", "LazyDict", "NOT_DECODED", "NotDecodable", "placeholders"]

@@ -156,3 +156,29 @@ def test_union_pacific_payout_properties(number: int, holdings: list[int]) -> No
                 assert paid[i] == paid[j]
             elif hi > hj:
                 assert paid[i] >= paid[j]
+
+
+def test_the_shape_of_a_holding_pays_what_company_payout_pays() -> None:
+    """company_shape (what the dividends pay with) against company_payout, the definition: every
+    holding of 1 to 6 participants with 0 to 4 shares each (7 with 0 to 3), at values 1 to 25."""
+    import itertools
+
+    from arena.games.union_pacific.payouts import company_shape
+
+    checked = 0
+    for n, most in ((1, 4), (2, 4), (3, 4), (4, 4), (5, 4), (6, 4), (7, 3)):
+        for holdings in itertools.product(range(most + 1), repeat=n):
+            leaders, seconds = company_shape(holdings)
+            for value in range(1, 26):
+                paid = [0] * n
+                half = value // 2
+                if seconds:
+                    paid[leaders[0]] = value
+                    for i in seconds:
+                        paid[i] = half // len(seconds)
+                else:
+                    for i in leaders:
+                        paid[i] = (value + half) // len(leaders)
+                assert paid == company_payout(value, holdings), (value, holdings)
+                checked += 1
+    assert checked > 1_000_000 // 10

@@ -81,6 +81,8 @@ class ActionTable(ActionTexts):
             for c2 in range(c1 + 1, NUM_SHARE_KINDS):
                 self.pair_index[c1][c2] = len(self.combos)
                 self.combos.append(((c1, 1), (c2, 1)))
+        #: combo_sizes[combo]: the number of shares of the combo
+        self.combo_sizes = tuple(sum(n for _, n in shares) for shares in self.combos)
         #: combo_shares[combo]: the combo as an event's ``shares`` ({code: count}); copy it, never change it
         self.combo_shares = tuple({SHARE_CODES[c]: n for c, n in shares} for shares in self.combos)
         self.pass_ = self.invest + NUM_CARD_KINDS * len(self.combos)
@@ -95,6 +97,10 @@ class ActionTable(ActionTexts):
                                       for mask in range(1 << NUM_COMPANIES))
         #: exchange_ids[c]: the id of exchanging a share of c (``exchange`` itself: no exchange)
         self.exchange_ids = tuple(range(self.exchange + 1, self.size))
+        #: track_cards, company_cards: the track cards (by kind) and the company share cards (by
+        #: company) of the game, in order, before they are shuffled
+        self.track_cards = tuple(k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k]))
+        self.company_cards = tuple(c for c in range(NUM_COMPANIES) for _ in range(board.company_shares[c]))
         #: allowed[c][s]: may company c use section s's track type?
         self.allowed: tuple[tuple[bool, ...], ...] = tuple(
             tuple(board.section_type[sec] in board.company_types[c] for sec in range(s)) for c in range(NUM_COMPANIES)
@@ -109,6 +115,8 @@ class ActionTable(ActionTexts):
                    self.build_block[WILD][c] + sec) for sec in range(s))
             for c in range(NUM_COMPANIES)
         )
+        #: section_users[s]: the companies that may use section s's track type
+        self.section_users = tuple(tuple(c for c in range(NUM_COMPANIES) if self.allowed[c][sec]) for sec in range(s))
         #: allowed_mask[c]: the sections company c may use, as a bitmask (bit s: section s)
         self.allowed_mask = tuple(sum(1 << sec for sec in range(s) if ok[sec]) for ok in self.allowed)
         #: city_mask[city]: the sections touching a city, as a bitmask
@@ -117,6 +125,8 @@ class ActionTable(ActionTexts):
         self.section_cities = tuple(1 << a | 1 << b for a, b in zip(board.section_a, board.section_b))
         #: section_near[s]: the sections touching either city of section s (s among them), as a bitmask
         self.section_near = tuple(self.city_mask[a] | self.city_mask[b] for a, b in zip(board.section_a, board.section_b))
+        #: near_allowed[c][s]: section_near[s] & allowed_mask[c] (what a build of c on s may add to its frontier)
+        self.near_allowed = tuple(tuple(near & mask for near in self.section_near) for mask in self.allowed_mask)
         self.num_combos = len(self.combos)
         #: invest_ids[k][combo]: the invest action id of a combo with a discard of kind k
         self.invest_ids = tuple(

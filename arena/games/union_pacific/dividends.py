@@ -7,21 +7,35 @@ for, the imaginary third shareholder of a two-player game, a stalemate, and the 
 
 from __future__ import annotations
 
+from operator import add
 from typing import Any
 
 from arena.games.base import IMAGINARY, GameOverError, Outcome, Termination
-from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, SHARE_CODES, UP
-from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
+from arena.games.union_pacific import events as ev
+from arena.games.union_pacific.board import NUM_SHARE_KINDS, UP
+from arena.games.union_pacific.payouts import company_shape, union_pacific_payout
 from arena.games.union_pacific.phases import DIVIDEND, OVER, PARTICIPANTS
-from arena.games.union_pacific.phases import counts as _counts
+
+
+#: _SHAPES[holdings]: company_shape(holdings), memoised (a few thousand holdings at most come up)
+_SHAPES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _shape(holdings: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if len(_SHAPES) >= 1 << 14:
+        _SHAPES.clear()
+    _SHAPES[holdings] = shape = company_shape(holdings)
+    return shape
 
 
 class Dividends:
     """The dividends and the end of a state (see the module's docstring)."""
 
+    __slots__ = ()  # the state's fields are its slots
+
     n: int
     phase: int
-    events: list[dict[str, Any]]
+    _log: Any  # the event records (events.py)
     invested: list[list[int]]
     imaginary: list[int] | None
     imaginary_cash: int
@@ -46,37 +60,36 @@ class Dividends:
         rows = self.invested if self.imaginary is None else self.invested + [self.imaginary]
         names = PARTICIPANTS[len(rows)] if self.imaginary is None else PARTICIPANTS[self.n] + (IMAGINARY,)
         gains = [0] * len(rows)
-        companies = []
-        trains = self.trains_on_board
-        for c, holdings in enumerate(zip(*rows)):  # holdings: each participant's shares of company c
-            held: dict[str, int] = {}
-            payouts: dict[str, int] = {}
-            value = trains[c] + 1 if c != UP else 0
-            if any(holdings):
-                paid = union_pacific_payout(number, holdings) if c == UP else company_payout(value, holdings)
-                for i, h in enumerate(holdings):
-                    if h:
-                        name, amount = names[i], paid[i]
-                        held[name] = h
-                        payouts[name] = amount
-                        gains[i] += amount
-            if c == UP:
-                union_pacific = {"holdings": held, "payouts": payouts}
-            else:
-                companies.append({"company": COMPANIES[c], "value": value, "holdings": held, "payouts": payouts})
+        columns = list(zip(*rows))  # columns[c]: each participant's shares of company c
+        shapes = _SHAPES
+        for trains, holdings in zip(self.trains_on_board, columns):  # the companies but UP: company_payout
+            shape = shapes.get(holdings)
+            if shape is None:
+                shape = _shape(holdings)
+            leaders, seconds = shape
+            value = trains + 1
+            half = value // 2
+            if seconds:
+                gains[leaders[0]] += value
+                amount = half // len(seconds)
+                for i in seconds:
+                    gains[i] += amount
+            elif leaders:
+                amount = (value + half) // len(leaders)
+                for i in leaders:
+                    gains[i] += amount
+        holdings = columns[UP]
+        if any(holdings):
+            gains = list(map(add, gains, union_pacific_payout(number, holdings)))
         cash = self.cash
         for i in range(self.n):
             cash[i] += gains[i]
         if self.imaginary is not None:
             self.imaginary_cash += gains[self.n]
         self.dividends_paid = number
-        self.events.append({
-            "type": "dividend",
-            "number": number,
-            "companies": companies,
-            "union_pacific": union_pacific,
-            "cash": {names[i]: (cash[i] if i < self.n else self.imaginary_cash) for i in range(len(rows))},
-        })
+        # the event's dict (events.dividend) works the holdings and payouts out again from these
+        self._log.append((ev.dividend, number, names, tuple(map(tuple, rows)), tuple(self.trains_on_board),
+                          (*cash, self.imaginary_cash) if self.imaginary is not None else tuple(cash)))
         if number >= self.end_at:
             self._finish(self.termination or Termination.NORMAL)
 
@@ -96,12 +109,12 @@ class Dividends:
         self.share_deck = [DIVIDEND] * dividends
         self.up_stack = 0
         self.imaginary = imaginary
-        self.events.append({"type": "imaginary_shareholder", "invested": _counts(imaginary, SHARE_CODES)})
+        self._log.append((ev.imaginary_shareholder, tuple(imaginary)))
 
     def _stalemate(self) -> None:
         """§8: nothing can ever be built or invested again: pay what is left, end."""
         self.termination = Termination.STALEMATE
-        self.events.append({"type": "stalemate", "dividends_paid": self.dividends_paid})
+        self._log.append((ev.stalemate, self.dividends_paid))
         self.pending_dividends = 0
         while self.phase != OVER:
             self._pay(self.dividends_paid + 1)
@@ -110,7 +123,7 @@ class Dividends:
         self.termination = termination
         self.phase = OVER
         outcome = self.outcome()
-        self.events.append({"type": "game_end", **outcome.to_json()})
+        self._log.append((ev.given, {"type": "game_end", **outcome.to_json()}))
 
     def outcome(self) -> Outcome:
         if self.phase != OVER or self.termination is None:

@@ -27,7 +27,6 @@ from typing import Any
 
 from arena.games.union_pacific.board import NUM_CARD_KINDS, NUM_COMPANIES, WILD
 
-_COMPANY_RANGE = range(NUM_COMPANIES)
 #: The board fields right after the starting trains are placed, per action table (by id; the
 #: entry holds the table, so an id reused by another table is told apart).  Immutable.
 _START_BOARDS: dict[int, tuple] = {}
@@ -35,6 +34,8 @@ _START_BOARDS: dict[int, tuple] = {}
 
 class Network:
     """The board bookkeeping of a state (see the module's docstring)."""
+
+    __slots__ = ()  # the state's fields are its slots
 
     board: Any
     table: Any
@@ -93,41 +94,52 @@ class Network:
         may include sections of cities the network had already."""
         frontier = self.frontier[c]
         new = near & self.table.allowed_mask[c] & self.open_mask & ~(frontier | self.own[c])
-        if not new:
-            return
-        self.frontier[c] = frontier | new
-        if self.supply[c]:
-            options, builds = self.table.build_options[c], self.builds
-            while new:
-                low = new & -new
-                new ^= low
-                t, typed, wild = options[low.bit_length() - 1]
-                insort(builds[t], typed)
-                insort(builds[WILD], wild)
+        if new:
+            self.frontier[c] = frontier | new
+            if self.supply[c]:
+                self._add_options(c, new)
+
+    def _add_options(self, c: int, new: int) -> None:
+        """Company ``c`` (with a train left) may now build on the sections of the bitmask ``new``."""
+        options, builds = self.table.build_options[c], self.builds
+        wild = builds[WILD]
+        while new:
+            low = new & -new
+            new ^= low
+            t, typed_id, wild_id = options[low.bit_length() - 1]
+            insort(builds[t], typed_id)
+            insort(wild, wild_id)
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
         bit = 1 << s
         self.has_train[s] |= 1 << c
-        self.own[c] |= bit
+        own = self.own[c] | bit
+        self.own[c] = own
         mine = [*self.sections_of[c], s]
         mine.sort()
         self.sections_of[c] = tuple(mine)
         self.trains_on_board[c] += 1
         supply = self.supply
-        supply[c] -= 1
+        left = supply[c] = supply[c] - 1
         frontier = self.frontier[c]
-        if frontier & bit:
-            self.frontier[c] = frontier = frontier ^ bit
+        if frontier & bit:  # always so in play: a build is on a frontier section
+            frontier ^= bit
             self._drop_option(c, s)
-        if not supply[c]:  # no train left: no option at all
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
+        if not left:  # no train left: no option at all
+            rest = frontier
+            while rest:
+                low = rest & -rest
+                rest ^= low
                 self._drop_option(c, low.bit_length() - 1)
+        # the network takes in the section's cities; what they touch may join the frontier
+        # (as _extend_frontier, written out: this runs at every build)
         table = self.table
         self.in_network[c] |= table.section_cities[s]
-        self._extend_frontier(c, table.section_near[s])
+        new = table.near_allowed[c][s] & self.open_mask & ~(frontier | own)
+        self.frontier[c] = frontier | new
+        if new and left:
+            self._add_options(c, new)
 
     def _any_placement(self) -> bool:
         return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
@@ -140,7 +152,7 @@ class Network:
         bit = 1 << s
         self.open_mask &= ~bit
         frontier = self.frontier
-        for c in _COMPANY_RANGE:
+        for c in self.table.section_users[s]:  # the companies that may use its track: only theirs hold it
             if frontier[c] & bit:
                 frontier[c] ^= bit
                 if self.supply[c]:

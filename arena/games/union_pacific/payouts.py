@@ -40,6 +40,26 @@ def company_payout(value: int, holdings: Sequence[int]) -> list[int]:
     return paid
 
 
+def company_shape(holdings: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Who :func:`company_payout` pays, whatever the value: ``(leaders, seconds)``, the indexes of the
+    holders of the highest and of the second-highest share count.  With ``seconds`` the one leader
+    gets the value and the seconds share half of it; without, the leaders share value + half
+    (``((), ())``: nobody invested).  The same amounts as :func:`company_payout` (a test checks
+    every holding); the dividends use it, memoised on the holdings, which recur."""
+    top = second = 0  # the highest and second-highest share counts
+    for h in holdings:
+        if h > top:
+            top, second = h, top
+        elif top > h > second:
+            second = h
+    if not top:
+        return (), ()
+    leaders = tuple([i for i, h in enumerate(holdings) if h == top])
+    if len(leaders) > 1 or not second:
+        return leaders, ()
+    return leaders, tuple([i for i, h in enumerate(holdings) if h == second])
+
+
 def union_pacific_payout(number: int, holdings: Sequence[int]) -> list[int]:
     """Pay the Union Pacific shareholders at the ``number``-th dividend (1-4) (§7.4)."""
     if not 1 <= number <= len(UP_TABLE):

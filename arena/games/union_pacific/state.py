@@ -34,7 +34,9 @@ from arena.games.union_pacific.board import (
     WILD,
     Board,
 )
+from arena.games.union_pacific import events as ev
 from arena.games.union_pacific.dividends import Dividends
+from arena.games.union_pacific.events import EventLog
 from arena.games.union_pacific.network import Network
 from arena.games.union_pacific.phases import (
     DIVIDEND,
@@ -44,7 +46,6 @@ from arena.games.union_pacific.phases import (
     MAIN,
     OVER,
     PHASE_NAMES,
-    counts as _counts,
 )
 from arena.games.union_pacific.views import Views
 
@@ -68,8 +69,25 @@ _HELD_KINDS = _HeldKinds()
 
 
 
-class UnionPacificState(Network, Dividends, Views):
+class UnionPacificState(EventLog, Network, Dividends, Views):
     """One game of Union Pacific (see :class:`arena.games.base.GameState`)."""
+
+    # Slots, not an instance dict: with this many fields (more than the 30 a dict's shared keys
+    # hold) CPython 3.11 would give every state a dict of its own and could not specialise
+    # ``self.x`` or ``self.method()``; slots make each a fixed offset.  clone() copies them all.
+    __slots__ = (
+        "board", "table", "n", "seed", "variant", "_rng", "_rng_state", "_events", "_log", "history", "end_at",
+        # network.py
+        "allowed", "builds", "free", "has_train", "open_mask", "sections_of", "trains_on_board", "supply",
+        "in_network", "frontier", "own",
+        # cards, shares, cash
+        "track_deck", "track_discard", "hand_track", "hand_shares", "invested", "cash", "up_stack",
+        "hand_share_total", "_pool", "share_deck", "display", "boxed_four", "boxed_exchange",
+        "dividends_revealed", "dividends_paid", "pending_dividends", "imaginary", "imaginary_cash", "termination",
+        # whose decision
+        "picks", "phase", "current", "turn",
+        "__weakref__",  # (a bot may keep states in a WeakKeyDictionary, as it could before the slots)
+    )
 
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
         if not isinstance(players, int) or not 2 <= players <= 6:
@@ -85,7 +103,8 @@ class UnionPacificState(Network, Dividends, Views):
         self.variant = variant
         self._rng: random.Random | None = random.Random(seed)
         self._rng_state: tuple | None = None  # the generator's state while _rng is None (see rng)
-        self.events: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] = []  # see events.py: read through ``events``
+        self._log: Any = []  # the records of the events not yet read
         self.history: list[tuple[int, int]] = []  # (seat, action) in the order applied
         self.end_at = 3 if players == 2 else 4
 
@@ -94,7 +113,7 @@ class UnionPacificState(Network, Dividends, Views):
         self._set_up_board()
 
         # Track cards (§3.2).
-        self.track_deck: list[int] = [k for k in range(NUM_CARD_KINDS) for _ in range(board.card_counts[k])]
+        self.track_deck: list[int] = list(table.track_cards)
         shuffle(self.rng, self.track_deck)
         self.track_discard = [0] * NUM_CARD_KINDS
         self.hand_track = [[0] * NUM_CARD_KINDS for _ in range(players)]
@@ -107,7 +126,7 @@ class UnionPacificState(Network, Dividends, Views):
         self.invested = [[0] * NUM_SHARE_KINDS for _ in range(players)]
         self.cash = [0] * players
         self.up_stack = board.up_shares - players
-        pool = [c for c in range(NUM_COMPANIES) for _ in range(board.company_shares[c])]
+        pool = list(table.company_cards)
         shuffle(self.rng, pool)
         for seat in range(players):
             self.hand_shares[seat][UP] += 1
@@ -130,17 +149,8 @@ class UnionPacificState(Network, Dividends, Views):
         self.phase = FIRST_INVEST
         self.current = 0
         self.turn = 0
-        self.events.append({
-            "type": "setup",
-            "players": players,
-            "variant": variant,
-            "hands": [
-                {"seat": seat, "track": _counts(self.hand_track[seat], board.card_kinds),
-                 "shares": _counts(self.hand_shares[seat], SHARE_CODES)}
-                for seat in range(players)
-            ],
-            "up_stack": self.up_stack,
-        })
+        self._log.append((ev.setup, players, variant, tuple(map(tuple, self.hand_track)),
+                          tuple(map(tuple, self.hand_shares)), self.up_stack))
 
     # -- the interface ------------------------------------------------------------
 
@@ -149,11 +159,12 @@ class UnionPacificState(Network, Dividends, Views):
         return self.n
 
     def current_seats(self) -> tuple[int, ...]:
-        if self.phase == FIRST_INVEST:
+        phase = self.phase
+        if FIRST_INVEST < phase < OVER:  # one seat decides
+            return (self.current,)
+        if phase == FIRST_INVEST:
             return tuple(s for s in range(self.n) if self.picks[s] is None)
-        if self.phase == OVER:
-            return ()
-        return (self.current,)
+        return ()
 
     @property
     def decisions(self) -> int:
@@ -268,7 +279,7 @@ class UnionPacificState(Network, Dividends, Views):
             self.hand_shares[s][c] -= 1
             self.invested[s][c] += 1
         self.hand_share_total -= self.n
-        self.events.append({"type": "first_investment", "picks": {str(s): SHARE_CODES[c] for s, c in enumerate(self.picks)}})
+        self._log.append((ev.first_investment, tuple(self.picks)))
         self._lay_out_shares()
         self.current = self.n - 1  # so that seat 0 takes the first turn
         self._end_turn()
@@ -277,11 +288,11 @@ class UnionPacificState(Network, Dividends, Views):
         """Display (§3.5) and share deck (§3.6), from the shares not dealt."""
         pool = self._pool
         self.display = [pool.pop() for _ in range(4)]
-        self.events.append({"type": "display", "display": [COMPANIES[c] for c in self.display]})
+        self._log.append((ev.display, tuple(self.display)))
         while len(self.display) == 4 and len(set(self.display)) == 1:
             self._box_four()
             self.display = [pool.pop() for _ in range(min(4, len(pool)))]
-            self.events.append({"type": "display", "display": [COMPANIES[c] for c in self.display]})
+            self._log.append((ev.display, tuple(self.display)))
         top_down: list[int] = []
         if self.variant == "standard":
             groups = [pool[:6], pool[6:24] + [DIVIDEND], pool[24:] + [DIVIDEND] * 3]
@@ -304,25 +315,24 @@ class UnionPacificState(Network, Dividends, Views):
         top_down.reverse()
         self.share_deck = top_down
         self._pool = []
-        self.events.append({"type": "share_deck", "cards": len(self.share_deck),
-                            "order": ["DIVIDEND" if c == DIVIDEND else COMPANIES[c] for c in reversed(self.share_deck)]})
+        self._log.append((ev.share_deck, tuple(top_down)))
 
     # -- a turn (§4) --------------------------------------------------------------
 
     def _end_turn(self) -> None:
         """The next seat's turn starts with the top track card (§4), unless nothing can ever be
         built or invested again (§8)."""
-        self.current = (self.current + 1) % self.n
+        seat = self.current = (self.current + 1) % self.n
         if not self.hand_share_total and not self._any_placement():
             self._stalemate()
             return
-        self.turn += 1
-        seat = self.current
-        card = self.track_deck.pop()
+        turn = self.turn = self.turn + 1
+        deck = self.track_deck
+        card = deck.pop()
         self.hand_track[seat][card] += 1
         self.phase = MAIN
-        self.events.append({"type": "turn", "turn": self.turn, "seat": seat, "track_card": self.board.card_kinds[card]})
-        if not self.track_deck:
+        self._log.append((ev.turn, turn, seat, card))
+        if not deck:
             self._reshuffle_track()
 
     def _reshuffle_track(self) -> None:
@@ -333,7 +343,7 @@ class UnionPacificState(Network, Dividends, Views):
         shuffle(self.rng, deck)
         self.track_deck = deck
         self.track_discard = [0] * NUM_CARD_KINDS
-        self.events.append({"type": "reshuffle", "cards": len(deck)})
+        self._log.append((ev.reshuffle, len(deck)))
 
     # -- build (§5) ---------------------------------------------------------------
 
@@ -352,12 +362,11 @@ class UnionPacificState(Network, Dividends, Views):
         if not free[s]:
             self._fill(s)
         self._place(c, s)
-        self.events.append({"type": "build", "seat": seat, "card": self.board.card_kinds[k], "company": COMPANIES[c],
-                            "section": s, "value": self.trains_on_board[c] + 1})
+        self._log.append((ev.build, seat, k, c, s, self.trains_on_board[c] + 1))
         if self.display or self.share_deck or self.up_stack:
             self.phase = DRAW_SHARE
         else:
-            self.events.append({"type": "draw_skipped", "seat": seat})
+            self._log.append((ev.draw_skipped, seat))
             self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
 
     def _build_problem(self, seat: int, k: int, c: int, s: int) -> str | None:
@@ -388,13 +397,13 @@ class UnionPacificState(Network, Dividends, Views):
                 return card
             self.dividends_revealed += 1
             self.pending_dividends += 1
-            self.events.append({"type": "dividend_revealed", "number": self.dividends_revealed})
+            self._log.append((ev.dividend_revealed, self.dividends_revealed))
         return None
 
     def _box_four(self) -> None:
         c = self.display[0]
         self.boxed_four[c] += 4
-        self.events.append({"type": "four_of_a_kind", "company": COMPANIES[c]})
+        self._log.append((ev.four_of_a_kind, c))
 
     def _four_of_a_kind(self) -> None:
         display = self.display
@@ -406,7 +415,7 @@ class UnionPacificState(Network, Dividends, Views):
                 if card is None:
                     break
                 display.append(card)
-            self.events.append({"type": "display", "display": [COMPANIES[c] for c in display]})
+            self._log.append((ev.display, tuple(display)))
 
     def _apply_draw(self, seat: int, what: int) -> None:
         hand = self.hand_shares[seat]
@@ -417,15 +426,14 @@ class UnionPacificState(Network, Dividends, Views):
             if card is not None:
                 hand[card] += 1
                 self.hand_share_total += 1
-            self.events.append({"type": "draw", "seat": seat, "source": "deck",
-                                "company": None if card is None else COMPANIES[card]})
+            self._log.append((ev.draw_deck, seat, card))
         elif what == DRAW_UP:
             if not self.up_stack:
                 raise IllegalActionError("draw up: the Union Pacific stack is empty")
             self.up_stack -= 1
             hand[UP] += 1
             self.hand_share_total += 1
-            self.events.append({"type": "draw", "seat": seat, "source": "up", "company": "UP"})
+            self._log.append((ev.draw_up, seat))
         else:
             display = self.display
             try:
@@ -435,13 +443,13 @@ class UnionPacificState(Network, Dividends, Views):
                     f"draw display {COMPANIES[what]}: no {COMPANIES[what]} share in the display") from None
             hand[what] += 1
             self.hand_share_total += 1
-            self.events.append({"type": "draw", "seat": seat, "source": "display", "company": COMPANIES[what]})
+            self._log.append((ev.draw_display, seat, what))
             card = self._deck_card()
             if card is None:
                 del display[slot]
             else:
                 display[slot] = card
-            self.events.append({"type": "refill", "company": None if card is None else COMPANIES[card]})
+            self._log.append((ev.refill, card))
             if len(display) == 4 and display[0] == display[1] == display[2] == display[3]:
                 self._four_of_a_kind()
         if self.pending_dividends:
@@ -463,30 +471,31 @@ class UnionPacificState(Network, Dividends, Views):
             hand[UP] += 1
             self.up_stack -= 1
             self.boxed_exchange[c] += 1
-            self.events.append({"type": "exchange", "seat": seat, "company": SHARE_CODES[c]})
+            self._log.append((ev.exchange, seat, c))
         self._end_turn()
 
     # -- invest and pass (§6, §4) -------------------------------------------------
 
     def _apply_invest(self, seat: int, action: int) -> None:
-        k, combo = divmod(action - self.table.invest, self.table.num_combos)
-        shares = self.table.combos[combo]
+        table = self.table
+        k, combo = divmod(action - table.invest, table.num_combos)
+        shares = table.combos[combo]
         hand = self.hand_shares[seat]
         for c, n in shares:
             if hand[c] < n:
                 raise IllegalActionError(
-                    f"{self.table.to_string(action)}: seat {seat} holds {hand[c]} {SHARE_CODES[c]} share(s)")
-        if not self.hand_track[seat][k]:
-            raise IllegalActionError(f"{self.table.to_string(action)}: seat {seat} holds no {self.board.card_kinds[k]} card")
+                    f"{table.to_string(action)}: seat {seat} holds {hand[c]} {SHARE_CODES[c]} share(s)")
+        track = self.hand_track[seat]
+        if not track[k]:
+            raise IllegalActionError(f"{table.to_string(action)}: seat {seat} holds no {self.board.card_kinds[k]} card")
         invested = self.invested[seat]
         for c, n in shares:
             hand[c] -= n
             invested[c] += n
-            self.hand_share_total -= n
-        self.hand_track[seat][k] -= 1
+        self.hand_share_total -= table.combo_sizes[combo]
+        track[k] -= 1
         self.track_discard[k] += 1
-        self.events.append({"type": "invest", "seat": seat, "shares": dict(self.table.combo_shares[combo]),
-                            "discard": self.board.card_kinds[k]})
+        self._log.append((ev.invest, seat, combo, k))
         self._end_turn()
 
     def _apply_pass(self, seat: int, action: int) -> None:
@@ -497,7 +506,7 @@ class UnionPacificState(Network, Dividends, Views):
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} can build or invest, so may not pass")
         self.hand_track[seat][k] -= 1
         self.track_discard[k] += 1
-        self.events.append({"type": "pass", "seat": seat, "discard": self.board.card_kinds[k]})
+        self._log.append((ev.pass_, seat, k))
         self._end_turn()
 
     @property
@@ -515,7 +524,13 @@ class UnionPacificState(Network, Dividends, Views):
         """An independent copy.  With ``rng``, the copy uses that generator for its later
         shuffles instead of a copy of this state's own."""
         other = object.__new__(UnionPacificState)
-        other.__dict__.update(self.__dict__)
+        # the fields that are never changed in place (ints, strings, immutable tables): shared
+        other.board, other.table, other.n, other.seed, other.variant = self.board, self.table, self.n, self.seed, self.variant
+        other.end_at, other.allowed, other.open_mask = self.end_at, self.allowed, self.open_mask
+        other.up_stack, other.hand_share_total, other.termination = self.up_stack, self.hand_share_total, self.termination
+        other.dividends_revealed, other.dividends_paid = self.dividends_revealed, self.dividends_paid
+        other.pending_dividends, other.imaginary_cash = self.pending_dividends, self.imaginary_cash
+        other.phase, other.current, other.turn = self.phase, self.current, self.turn
         if rng is not None:
             other._rng, other._rng_state = rng, None
         else:
@@ -523,7 +538,7 @@ class UnionPacificState(Network, Dividends, Views):
                 self._rng_state = self._rng.getstate()
                 self._rng = None
             other._rng, other._rng_state = None, self._rng_state
-        other.events = self.events[:]
+        self._copy_log_to(other)
         other.history = self.history[:]
         other.builds = [ids[:] for ids in self.builds]
         other.free = self.free[:]

@@ -19,6 +19,8 @@ from arena.games.union_pacific.phases import counts as _counts
 class Views:
     """A state's observation and action names (see the module's docstring)."""
 
+    __slots__ = ()  # the state's fields are its slots
+
     board: Any
     table: Any
     n: int

@@ -23,7 +23,7 @@ from arena.v1 import bot_pb2
 _Obs = bot_pb2.TicketToRidePennsylvaniaObservation
 _PLAYER_KEYS = ("seat", "trains", "route_points", "cards", "tickets", "shares", "known_cards")
 PLAYERS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["players"].number, 2)
-_HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
+HAND_TAG = _HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
 _INT_TAGS = tuple(tag(n, 0) for n in range(1, 6))  # Player fields 1-5: seat .. tickets
 _SHARES_TAG, KNOWN_TAG = tag(6, 2), tag(7, 2)
 _LIMIT = 2048  # SMALL_VARINTS' range
@@ -44,18 +44,59 @@ def _small(value: Any) -> bool:
     return type(value) is int and 0 <= value < _LIMIT
 
 
-def count_map(field_tag: bytes, counts: Any) -> bytes | None:
-    """A ``map<string, int32>`` field of non-zero counts, entries in key order; None if unexpected."""
-    if type(counts) is not dict:
+#: _ENTRIES[(tag, key, count)]: one map entry's bytes (made of those three alone); bounded.
+_ENTRIES: dict[tuple[bytes, str, int], bytes] = {}
+
+
+def _entry(field_tag: bytes, key: Any, value: Any) -> bytes | None:
+    """One ``map<string, int32>`` entry for a str key and a small non-negative count; None otherwise."""
+    data = _ENTRIES.get((field_tag, key, value)) if type(key) is str and type(value) is int else None
+    if data is None:
+        if type(key) is not str or not _small(value):
+            return None
+        data = length_prefixed(field_tag, length_prefixed(b"\x0a", key.encode()) + b"\x10" + SMALL_VARINTS[value])
+        if len(_ENTRIES) < 1 << 14:
+            _ENTRIES[(field_tag, key, value)] = data
+    return data
+
+
+#: _ORDERS[names]: the places of ``names`` in key order (None: names that are not distinct strings).
+_ORDERS: dict[tuple[Any, ...], list[int] | None] = {}
+
+
+def count_entries(field_tag: bytes, names: tuple[str, ...], counts: Any) -> bytes | None:
+    """``count_map(field_tag, {names[i]: counts[i] for the non-zero counts})`` written from the
+    counts themselves (no dict); None if unexpected."""
+    order = _ORDERS.get(names, False)
+    if order is False:
+        distinct = type(names) is tuple and all(type(n) is str for n in names) and len(set(names)) == len(names)
+        order = sorted(range(len(names)), key=names.__getitem__) if distinct else None
+        if len(_ORDERS) < 64:
+            _ORDERS[names] = order
+    if order is None or len(counts) != len(names):
         return None
     parts = []
-    for key in sorted(counts) if all(type(k) is str for k in counts) else ():
-        value = counts[key]
-        if not _small(value) or not value:
-            return None
-        parts.append(length_prefixed(field_tag, length_prefixed(b"\x0a", key.encode()) + b"\x10" + SMALL_VARINTS[value]))
-    if len(parts) != len(counts):
+    for i in order:
+        value = counts[i]
+        if value:
+            data = _entry(field_tag, names[i], value)
+            if data is None:
+                return None
+            parts.append(data)
+    return b"".join(parts)
+
+
+def count_map(field_tag: bytes, counts: Any) -> bytes | None:
+    """A ``map<string, int32>`` field of non-zero counts, entries in key order; None if unexpected."""
+    if type(counts) is not dict or not all(type(k) is str for k in counts):
         return None
+    parts = []
+    for key in sorted(counts):
+        value = counts[key]
+        data = _entry(field_tag, key, value) if value else None
+        if data is None:
+            return None
+        parts.append(data)
     return b"".join(parts)
 
 
@@ -97,9 +138,64 @@ def player_entry(row: Any) -> bytes | None:
     return length_prefixed(PLAYERS_TAG, head + held + known)
 
 
+_STRINGS: dict[tuple[bytes, str], bytes] = {}
+_NEGATIVE_ONE = b"\xff" * 9 + b"\x01"  # int32 -1 as protobuf writes it (sign-extended to ten bytes)
+#: A route owner's varint: -1 (unclaimed) or a seat number.
+_OWNER_BYTES = {-1: _NEGATIVE_ONE, **{seat: SMALL_VARINTS[seat] for seat in range(64)}}
+
+
+def strings(field_tag: bytes, values: Any, empty_for_none: bool = False) -> bytes | None:
+    """A ``repeated string`` field (each entry the tag, length and text; an empty list writes
+    nothing); None in ``values`` is written as "" when ``empty_for_none`` (a ``row``'s empty slot),
+    else (or anything but a str) makes the result None."""
+    if type(values) is not list:
+        return None
+    parts = []
+    for value in values:
+        if value is None and empty_for_none:
+            value = ""
+        data = _STRINGS.get((field_tag, value)) if type(value) is str else None
+        if data is None:
+            if type(value) is not str:
+                return None
+            data = length_prefixed(field_tag, value.encode())
+            if len(_STRINGS) < 4096:
+                _STRINGS[(field_tag, value)] = data
+        parts.append(data)
+    return b"".join(parts)
+
+
+def packed_owners(field_tag: bytes, owners: Any) -> bytes | None:
+    """The ``routes`` field from the engine's owner list (-1: unclaimed, written as protobuf writes
+    the int32 -1): packed varints; None if an owner is not -1 or a small non-negative int."""
+    if not owners:
+        return b""
+    if set(map(type, owners)) != {int}:
+        return None
+    try:
+        return length_prefixed(field_tag, b"".join(map(_OWNER_BYTES.__getitem__, owners)))
+    except KeyError:  # an owner the table does not hold
+        return None
+
+
+def full_count_map(field_tag: bytes, counts: Any) -> bytes | None:
+    """A ``map<string, int32>`` field of every key, zero counts included, entries in key order;
+    None if unexpected."""
+    if type(counts) is not dict or not all(type(k) is str for k in counts):
+        return None
+    parts = []
+    for key in sorted(counts):
+        data = _entry(field_tag, key, counts[key])
+        if data is None:
+            return None
+        parts.append(data)
+    return b"".join(parts)
+
+
 def hand(counts: Any) -> bytes | None:
     """The ``hand`` field; None if unexpected."""
     return count_map(_HAND_TAG, counts)
 
 
-__all__ = ["KNOWN_TAG", "PLAYERS_TAG", "count_map", "hand", "length_prefixed", "player_entry", "shares", "small_ints"]
+__all__ = ["KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "full_count_map", "hand", "length_prefixed", "packed_owners",
+           "player_entry", "shares", "small_ints", "strings"]

@@ -32,6 +32,27 @@ def _field(name: str, value: Any) -> bytes:
     return wire._CODEC.field_bytes(_DESCRIPTOR, name, value, "observation")
 
 
+_TAGS = {name: fast.tag(_DESCRIPTOR.fields_by_name[name].number, 2)
+         for name in ("discard", "row", "routes", "share_offer", "tickets", "offered_tickets")}
+
+
+def _strings(name: str, values: list[Any], empty_for_none: bool = False) -> bytes:
+    """A ``repeated string`` field: the fast writer's bytes, the codec's for anything unexpected."""
+    data = fast.strings(_TAGS[name], values, empty_for_none)
+    return data if data is not None else _field(name, values)
+
+
+def _discard(state: Any, names: tuple[str, ...]) -> bytes:
+    counts = {name: state.discard.count(k) for k, name in enumerate(names)}
+    data = fast.full_count_map(_TAGS["discard"], counts)
+    return data if data is not None else _field("discard", counts)
+
+
+def _routes(owner: tuple[int, ...]) -> bytes:
+    data = fast.packed_owners(_TAGS["routes"], owner)
+    return data if data is not None else _field("routes", [None if o == -1 else o for o in owner])
+
+
 def _counts(counts: Any, names: tuple[str, ...]) -> dict[str, int]:
     return {names[i]: n for i, n in enumerate(counts) if n}
 
@@ -44,8 +65,8 @@ class FieldsWriter:
     def __init__(self) -> None:
         #: _kept[name or (name, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows[s]: the players entry of seat s, (key, bytes)
-        self._rows: list[tuple[Any, bytes]] = []
+        #: _rows[s]: the players entry of seat s: (key, its maps' key, the maps' bytes or None, bytes)
+        self._rows: list[tuple[Any, Any, bytes | None, bytes]] = []
 
     def _keyed(self, name: Any, key: Any, make: Callable[[], bytes]) -> bytes:
         seen = self._kept.get(name)
@@ -66,21 +87,20 @@ class FieldsWriter:
         pick = state.picks[seat] if phase == INITIAL else None
         ids = board.ticket_ids
         n = state.n
+        owner = tuple(state.owner)
         parts = [
             _atom("seat", seat), _atom("num_players", n), _atom("variant", state.variant),
             _atom("decision", state.decision_kind(seat)),
             _atom("current_seat", None if phase == INITIAL or phase == OVER else state.current),
             _atom("turn", state.turn), _atom("train_deck", len(state.deck)),
             _atom("ticket_deck", len(state.ticket_deck)),
-            keyed("discard", tuple(state.discard), lambda: _field(
-                "discard", {name: state.discard.count(k) for k, name in enumerate(names)})),
-            keyed("row", tuple(state.row), lambda: _field("row", state._row_names())),
-            keyed("routes", tuple(state.owner), lambda: _field(
-                "routes", [None if o == -1 else o for o in state.owner])),
+            keyed("discard", tuple(state.discard), lambda: _discard(state, names)),
+            keyed("row", tuple(state.row), lambda: _strings("row", state._row_names(), empty_for_none=True)),
+            keyed("routes", owner, lambda: _routes(owner)),
             keyed("share_piles", tuple(state.taken), lambda: _field("share_piles", _piles(state))),
         ]
         offered = tuple(state.share_offer()) if phase == SHARE or phase == NEUTRAL else ()
-        parts.append(keyed("share_offer", offered, lambda: _field(
+        parts.append(keyed("share_offer", offered, lambda: _strings(
             "share_offer", [board.companies[c] for c in offered])))
         parts.append(self._players(state))
         if n == 2:
@@ -88,11 +108,12 @@ class FieldsWriter:
             parts.append(keyed("neutral", neutral, lambda: _field("neutral", {"shares": _holdings(board, neutral)})))
         else:
             parts.append(_atom("neutral", None))
-        hand = tuple(state.hands[seat])
-        parts.append(keyed(("hand", seat), hand, lambda: _hand(_counts(hand, names))))
+        hand = (names, tuple(state.hands[seat]))
+        data = _HANDS.get(hand)  # by value: the same counts are the same bytes whoever holds them
+        parts.append(data if data is not None else _part(_HANDS, hand, lambda: _hand(names, hand[1])))
         tickets = tuple(state.tickets[seat])
-        parts.append(keyed(("tickets", seat), tickets, lambda: _field("tickets", [ids[t] for t in tickets])))
-        parts.append(keyed(("offered_tickets", seat), (offer, pick is None), lambda: _field(
+        parts.append(keyed(("tickets", seat), tickets, lambda: _strings("tickets", [ids[t] for t in tickets])))
+        parts.append(keyed(("offered_tickets", seat), (offer, pick is None), lambda: _strings(
             "offered_tickets", [ids[t] for t in offer] if pick is None else [])))
         if pick is None:
             parts.append(_atom("chosen_tickets", None))
@@ -118,24 +139,35 @@ class FieldsWriter:
         if seen is not None and seen[0] == keys:
             return seen[1]
         for s, key in enumerate(keys):
-            if s < len(rows) and rows[s][0] == key:
+            kept = rows[s] if s < len(rows) else None
+            if kept is not None and kept[0] == key:
                 continue
-            data = _row(board, names, s, key)
-            if s < len(rows):
-                rows[s] = (key, data)
+            # A row's maps (its share numbers and known cards) change less often than its counts:
+            # they are kept per seat with the (share numbers, known counts) they are made of.
+            tail_key = key[4:]
+            tail = kept[2] if kept is not None and kept[1] == tail_key else _tail(board, names, tail_key)
+            head = fast.small_ints((s, *key[:4]))
+            if tail is None or head is None:
+                data = _row(board, names, s, key)  # the codec's path, which names anything wrong
             else:
-                rows.append((key, data))
+                data = fast.length_prefixed(fast.PLAYERS_TAG, head + tail)
+            if kept is not None:
+                rows[s] = (key, tail_key, tail, data)
+            else:
+                rows.append((key, tail_key, tail, data))
         del rows[len(keys):]
-        data = b"".join([row[1] for row in rows])
+        data = b"".join([row[3] for row in rows])
         self._kept["players"] = (keys, data)
         return data
 
 
 #: Value-keyed tables (the same key is the same bytes whoever asks; emptied past _LIMIT): a player
-#: row's ``shares`` entries by (company codes, share numbers), its ``known_cards`` by (kind names, counts).
+#: row's ``shares`` entries by (company codes, share numbers), its ``known_cards`` by (kind names, counts);
+#: a seat's ``hand`` by (kind names, counts).
 _LIMIT = 1 << 14
 _SHARES: dict[Any, bytes | None] = {}
 _KNOWN: dict[Any, bytes | None] = {}
+_HANDS: dict[Any, bytes] = {}  # the ``hand`` field by (kind names, counts)
 _MISSING: Any = object()
 
 
@@ -149,12 +181,21 @@ def _part(table: dict[Any, bytes | None], key: Any, make: Callable[[], bytes | N
     return data
 
 
+def _tail(board: Any, names: tuple[str, ...], tail_key: tuple[Any, ...]) -> bytes | None:
+    """A players entry's ``shares`` and ``known_cards`` bytes from (share numbers, known counts),
+    kept by value; None if either is unexpected."""
+    held, known = tail_key
+    shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
+    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_entries(fast.KNOWN_TAG, names, known))
+    return None if shares is None or known_bytes is None else shares + known_bytes
+
+
 def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...]) -> bytes:
     """Seat ``seat``'s ``players`` entry from (trains, route points, cards, tickets, share numbers, known
     counts): the fast writers' bytes, its maps kept by value; the codec's for anything unexpected."""
     trains, points, cards, tickets, held, known = key
     shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
-    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_map(fast.KNOWN_TAG, _counts(known, names)))
+    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_entries(fast.KNOWN_TAG, names, known))
     head = fast.small_ints((seat, trains, points, cards, tickets))
     if shares is None or known_bytes is None or head is None:
         row = {"seat": seat, "trains": trains, "route_points": points, "cards": cards, "tickets": tickets,
@@ -175,9 +216,9 @@ def _piles(state: Any) -> dict[str, dict[str, Any]]:
             for c, code in enumerate(board.companies)}
 
 
-def _hand(counts: dict[str, int]) -> bytes:
-    data = fast.hand(counts)
-    return data if data is not None else _field("hand", counts)
+def _hand(names: tuple[str, ...], counts: tuple[int, ...]) -> bytes:
+    data = fast.count_entries(fast.HAND_TAG, names, counts)
+    return data if data is not None else _field("hand", _counts(counts, names))
 
 
 __all__ = ["FieldsWriter"]

@@ -300,7 +300,34 @@ def _str_list(tag: bytes, values: Any) -> bytes:
     return b"".join([_str(tag, v, present=True) for v in values])
 
 
+_DIVIDEND_KEYS = frozenset(("type", "number", "companies", "union_pacific", "cash"))
+_PAYOUT_KEYS = frozenset(("company", "value", "holdings", "payouts"))
+_UP_PAYOUT_KEYS = frozenset(("holdings", "payouts"))
+
+
+def _write_dividend(event: Mapping[str, Any]) -> bytes:
+    """The body of a ``dividend`` event, written directly (its nested payouts are count maps, so
+    the event needs no message): protobuf's deterministic bytes, fields in number order.  Any other
+    shape raises :class:`_Unexpected` (the checked codec then says what is wrong)."""
+    if event.keys() != _DIVIDEND_KEYS:
+        raise _Unexpected
+    companies, up = event["companies"], event["union_pacific"]
+    if type(companies) is not list or type(up) is not dict or up.keys() != _UP_PAYOUT_KEYS:
+        raise _Unexpected
+    parts = [_int(_V[1], event["number"])]
+    for company in companies:
+        if type(company) is not dict or company.keys() != _PAYOUT_KEYS:
+            raise _Unexpected
+        parts.append(length_prefixed(_L[2], b"".join((
+            _str(_L[1], company["company"]), _int(_V[2], company["value"]),
+            _count_map(_L[3], company["holdings"]), _count_map(_L[4], company["payouts"])))))
+    parts.append(length_prefixed(_L[3], _count_map(_L[1], up["holdings"]) + _count_map(_L[2], up["payouts"])))
+    parts.append(_count_map(_L[4], event["cash"]))
+    return b"".join(parts)
+
+
 _EVENT_WRITERS = {kind: _event_writer(kind) for kind in event_codec.EVENT_KEYS}
+_EVENT_WRITERS["dividend"] = _write_dividend  # the one type _event_writer leaves to protobuf
 
 
 def _event_bytes(event: Any, i: int) -> bytes:
