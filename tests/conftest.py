@@ -10,12 +10,12 @@ Parallel runs (scripts/test runs pytest-xdist, ``-n``): every test keeps to its 
 ``tmp_path``, free ports and database, so any two can run at once; a test marked
 ``serial`` (it measures time or a CPU share, or races a lease or a deadline) runs
 alone: no other test runs meanwhile (a lock file that the workers share). The tests
-marked ``serial`` are handed out first, then those marked ``slow``.
+marked ``serial`` run first, back to back on one worker, then those marked ``slow``
+(tests/serial_first.py).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import uuid
 from collections.abc import Iterator
@@ -26,36 +26,14 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 
 from leaderboard.database import resolve_db_url
+from tests.serial_first import (  # noqa: F401 (the hooks and fixture of the run order)
+    _serial_tests_run_alone,
+    pytest_collection_finish,
+    pytest_collection_modifyitems,
+    pytest_xdist_make_scheduler,
+)
 
 POSTGRES_URL_ENV = "ARENA_TEST_POSTGRES_URL"
-
-
-@pytest.fixture(autouse=True)
-def _serial_tests_run_alone(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Under xdist, a test marked ``serial`` runs alone: it holds a lock file of the run
-    exclusively, every other test holds it shared (from before the test's fixtures are set
-    up to after they are torn down)."""
-    if not hasattr(request.config, "workerinput"):
-        yield
-        return
-    lock = tmp_path_factory.getbasetemp().parent / "serial-tests.lock"  # the run's folder, above each worker's
-    alone = request.node.get_closest_marker("serial") is not None
-    with open(lock, "a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        yield
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker, the serial tests first, then the slow ones, then the rest.
-
-    Serial first: a serial test waits for the test the other worker is running to end (its
-    worker idle meanwhile), then runs alone. At the start no other test is under way, so the
-    serial tests run back to back without that wait; later one could wait for a slow test
-    (a minute). Slow next: no long test starts last while the other workers have nothing left
-    to do."""
-    if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: (item.get_closest_marker("serial") is None,
-                                     item.get_closest_marker("slow") is None))
 
 
 def _in_ci() -> bool:

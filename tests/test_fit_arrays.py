@@ -16,6 +16,7 @@ import dataclasses
 import time
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from leaderboard.result_reader import read_results
 from leaderboard.standings import compute_leaderboard
 from leaderboard.store import Store
 from leaderboard.web.fits import build_fit, spread
+from tests.conftest import _fresh_postgres_database
 from tests.test_results_per_game import engine_record
 
 UP, TTR = "union_pacific", "ticket_to_ride_pennsylvania"
@@ -55,9 +57,9 @@ def _odd(record: Any, n: int) -> Any:
     return dataclasses.replace(record, seats=tuple(seats))
 
 
-@pytest.fixture
-def store(db_url: str, templates: dict[int, list[Any]]) -> Iterator[Store]:
-    with Store.open(db_url) as store:
+@contextmanager
+def _filled(url: str, templates: dict[int, list[Any]]) -> Iterator[Store]:
+    with Store.open(url) as store:
         names = ensure_bots(store, 6)
         filler = Filler(templates, names, 3)
         n = 0
@@ -84,6 +86,27 @@ def store(db_url: str, templates: dict[int, list[Any]]) -> Iterator[Store]:
         for i, seats in enumerate([plain[:2], plain[1:4], plain[2:4], plain[:3], plain[::2][:2]]):
             record = engine_record(TTR, tuple(seats), 40 + i, f"ttr-{i}")
             store.record_match(ttr, i, 0, _odd(record, 3 * i))
+        yield store
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+           templates: dict[int, list[Any]]) -> Iterator[Store]:
+    """The filled store, made once per module (per worker) on each database, for the tests that only
+    read it (the filling is most of their time)."""
+    if request.param == "sqlite":
+        urls: Iterator[str] = iter([f"sqlite:///{(tmp_path_factory.mktemp('fit') / 'arena.sqlite').as_posix()}"])
+    else:
+        urls = _fresh_postgres_database()
+    for url in urls:
+        with _filled(url, templates) as store:
+            yield store
+
+
+@pytest.fixture
+def store(db_url: str, templates: dict[int, list[Any]]) -> Iterator[Store]:
+    """A filled store of this test's own, for a test that writes to it."""
+    with _filled(db_url, templates) as store:
         yield store
 
 
@@ -130,13 +153,13 @@ def _old_pages_fit(matches: list[RatedMatch]) -> tuple[dict[Any, list[dict[str, 
     return dict(points), dict(played), {name: tuple(sorted(ids)) for name, ids in where.items()}
 
 
-def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Store) -> None:
-    scopes = _scopes(store)
+def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(shared: Store) -> None:
+    scopes = _scopes(shared)
     assert len(scopes) > 12
     seen_ties = seen_forfeits = seen_reference = seen_versions = False
     for tid, players, game in scopes:
-        rated = store.rated_matches(tid, table_size=players, game=game)
-        with store.read_session() as session:
+        rated = shared.rated_matches(tid, table_size=players, game=game)
+        with shared.read_session() as session:
             read = read_results(session, tid, table_size=players, game=game)
         expected = ResultArrays.from_matches(rated)
         assert read.names == expected.names
@@ -144,7 +167,7 @@ def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Sto
         for field in ("tournament", "cluster", "start", "who", "place"):
             assert np.array_equal(getattr(read, field), getattr(expected, field)), (tid, players, game, field)
         assert read.clusters == expected.clusters
-        stats, stored = read.bot_stats(), store.bot_stats(tid, table_size=players, game=game)
+        stats, stored = read.bot_stats(), shared.bot_stats(tid, table_size=players, game=game)
         assert stats is not None and len(stats) == len(stored)
         for mine, theirs in zip(stats, stored):  # PostgreSQL's avg is a decimal: equal to rounding
             assert dataclasses.replace(mine, mean_place=0, mean_score=0) == \
@@ -170,7 +193,7 @@ def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Sto
             for name, elo in after.items():
                 assert new_after[name] == elo  # the same operations in the same order: equal bits
         # the cross-table, against a count made here
-        cross = compute_leaderboard(store, tid, players=players, game=game, bootstrap=0, save=False,
+        cross = compute_leaderboard(shared, tid, players=players, game=game, bootstrap=0, save=False,
                                     all_versions=True).cross_table
         by_hand = _cross_table_by_hand(rated)
         assert {(h.a, h.b): (h.meetings, h.ahead, h.behind, h.tied) for h in cross.pairs()} == by_hand
@@ -182,24 +205,24 @@ def test_the_arrays_give_what_the_per_match_path_gives_in_every_scope(store: Sto
             crosstable.DENSE_LIMIT = dense_limit
         assert [(h.a, h.b, h.meetings, h.ahead, h.behind, h.tied) for h in sparse.pairs()] == \
             [(h.a, h.b, h.meetings, h.ahead, h.behind, h.tied) for h in crosstable.cross_table(rated).pairs()]
-    with store.read_session() as session:  # a scope without matches: empty arrays, an empty leaderboard
+    with shared.read_session() as session:  # a scope without matches: empty arrays, an empty leaderboard
         empty = read_results(session, None, table_size=7, game=UP)
     assert empty.matches == 0 and empty.names == () and empty.live_elo().size == 0
-    assert compute_leaderboard(store, None, players=7, game=UP, bootstrap=10, save=False).standings == []
-    assert build_fit(store, None, 7, UP).played == {}
-    with store.read_session() as session:
+    assert compute_leaderboard(shared, None, players=7, game=UP, bootstrap=10, save=False).standings == []
+    assert build_fit(shared, None, 7, UP).played == {}
+    with shared.read_session() as session:
         forfeits = session.connection().exec_driver_sql("SELECT count(*) FROM seats WHERE forfeited").scalar_one()
     seen_forfeits = forfeits > 0
     assert seen_ties and seen_forfeits and seen_reference and seen_versions
 
 
 @pytest.mark.parametrize("all_versions", [False, True])
-def test_the_leaderboard_and_the_pages_fit_are_those_of_the_per_match_path(store: Store, all_versions: bool) -> None:
-    for tid, players, game in _scopes(store):
-        rated = store.rated_matches(tid, table_size=players, game=game)
-        old = compute_leaderboard(store, tid, players=players, game=game, bootstrap=30, save=False,
+def test_the_leaderboard_and_the_pages_fit_are_those_of_the_per_match_path(shared: Store, all_versions: bool) -> None:
+    for tid, players, game in _scopes(shared):
+        rated = shared.rated_matches(tid, table_size=players, game=game)
+        old = compute_leaderboard(shared, tid, players=players, game=game, bootstrap=30, save=False,
                                   all_versions=all_versions, matches=rated)
-        new = compute_leaderboard(store, tid, players=players, game=game, bootstrap=30, save=False,
+        new = compute_leaderboard(shared, tid, players=players, game=game, bootstrap=30, save=False,
                                   all_versions=all_versions)
         assert [s.name for s in new.standings] == [s.name for s in old.standings]
         for a, b in zip(old.standings, new.standings):
@@ -211,7 +234,7 @@ def test_the_leaderboard_and_the_pages_fit_are_those_of_the_per_match_path(store
             assert b.live_elo == pytest.approx(a.live_elo, rel=1e-11)
         assert [(s.above, s.below, s.p) for s in new.superiority] == [(s.above, s.below, s.p) for s in old.superiority]
         assert (new.table_sizes, new.game, new.method) == (old.table_sizes, old.game, old.method)
-        pages = build_fit(store, tid, players, game if tid is None else None).view(all_versions)
+        pages = build_fit(shared, tid, players, game if tid is None else None).view(all_versions)
         history, played, tournaments = _old_pages_fit(rated)
         assert pages.played == played and pages.tournaments == tournaments
         assert pages.history.keys() == history.keys()
@@ -281,11 +304,11 @@ def test_a_first_fit_that_takes_long_shows_the_page_without_ratings_saying_so(
         assert (None, 2, UP) not in cache._fits
 
 
-def test_the_live_elo_in_slices_of_matches_is_the_whole_pass(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_live_elo_in_slices_of_matches_is_the_whole_pass(shared: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     import leaderboard.result_arrays as result_arrays
 
-    rated = store.rated_matches(game=UP)
-    with store.read_session() as session:
+    rated = shared.rated_matches(game=UP)
+    with shared.read_session() as session:
         read = read_results(session, None, game=UP)
     whole = read.live_elo()
     monkeypatch.setattr(result_arrays, "LIVE_ELO_SLICE", 7)  # many slices, cut inside the tournaments
@@ -307,13 +330,13 @@ def _same_arrays(a: ResultArrays, b: ResultArrays) -> None:
         assert np.array_equal(getattr(a.stats, name), getattr(b.stats, name)), name
 
 
-def test_reading_in_chunks_of_any_size_gives_the_same_arrays(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reading_in_chunks_of_any_size_gives_the_same_arrays(shared: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of 5 rows (the COPY's buffer and SQLite's cursor cut mid-match, the seats' arrays
     grown past a capacity made too small) read what one chunk reads."""
     import leaderboard.result_reader as result_reader
 
-    with store.snapshot_session() as session:
-        whole = [read_results(session, tid, table_size=players, game=game) for tid, players, game in _scopes(store)]
+    with shared.snapshot_session() as session:
+        whole = [read_results(session, tid, table_size=players, game=game) for tid, players, game in _scopes(shared)]
     monkeypatch.setattr(result_reader, "READ_CHUNK", 5)
     real_read = result_reader._read
 
@@ -322,8 +345,8 @@ def test_reading_in_chunks_of_any_size_gives_the_same_arrays(store: Store, monke
         return real_read(*args, **kwargs)
 
     monkeypatch.setattr(result_reader, "_read", small_capacity)
-    with store.snapshot_session() as session:
-        for expected, (tid, players, game) in zip(whole, _scopes(store)):
+    with shared.snapshot_session() as session:
+        for expected, (tid, players, game) in zip(whole, _scopes(shared)):
             _same_arrays(read_results(session, tid, table_size=players, game=game), expected)
     assert whole[0].who.dtype == np.int32 and whole[0].place.dtype == np.int32  # narrow: half the memory
 
@@ -410,18 +433,18 @@ def test_an_error_while_the_copy_is_read_leaves_the_connection_usable(pg_url: st
     assert [type(outcome[0]), outcome[1]] == [MemoryError, 1] and len(calls) == 2
 
 
-def test_the_pages_fit_holds_no_connection_during_the_live_elo(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pages_fit_holds_no_connection_during_the_live_elo(shared: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """PostgreSQL ends a transaction idle for 30 s: the slow work after the read (live Elo, the fit)
     must not keep the snapshot open (a loaded machine took more than 30 s there)."""
     seen: list[int] = []
     real = ResultArrays.live_elo
 
     def live_elo(self: ResultArrays, **kwargs: Any) -> np.ndarray:
-        seen.append(store.engine.pool.checkedout())
+        seen.append(shared.engine.pool.checkedout())
         return real(self, **kwargs)
 
     monkeypatch.setattr(ResultArrays, "live_elo", live_elo)
-    pages = build_fit(store, None, None, UP)
+    pages = build_fit(shared, None, None, UP)
     assert pages.history and seen == [0]
 
 

@@ -185,12 +185,12 @@ def test_a_game_s_fit_counts_and_follows_its_own_matches(
     """The pages' cached fit of a game's overall scope says how many of that game's matches it
     counts, and a match of another game neither refits it nor shows as not counted yet."""
     store, ids, records = two_games
-    cache = RatingsCache()
+    cache = RatingsCache(wait_s=300, first_wait_s=300)  # each view waits for its fit, however loaded the machine
     up, ttr = cache.get(store, None, game=UP), cache.get(store, None, game=TTR)
     assert (up.freshness()["matches"], ttr.freshness()["matches"]) == (len(records[UP]), len(records[TTR]))
     store.record_match(ids[TTR], 9999, 0, engine_record(TTR, BOTS[:2], 77, "ttr-new"))
     assert cache.get(store, None, game=UP) is up and cache.fits_made == 2  # nothing new in Union Pacific
-    again = cache.get(store, None, game=TTR)  # a small store: the view waits for the refit
+    again = cache.get(store, None, game=TTR)  # the view waits for the refit
     assert again.results == len(records[TTR]) + 1 and again.behind == 0 and cache.fits_made == 3
 
 
