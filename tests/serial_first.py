@@ -25,9 +25,16 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from typing import Any
+
 import pytest
-from xdist.scheduler import LoadScheduling
-from xdist.workermanage import WorkerController
+
+try:
+    from xdist.scheduler import LoadScheduling
+    from xdist.workermanage import WorkerController
+except ImportError:  # pytest without pytest-xdist: one process runs the tests in order, no scheduler
+    LoadScheduling = object  # type: ignore[assignment,misc]
+    WorkerController = Any  # type: ignore[assignment,misc]
 
 FILE = "serial-tests.json"
 
