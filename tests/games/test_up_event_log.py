@@ -102,26 +102,3 @@ def test_a_state_can_be_weakly_referenced() -> None:
     kept = weakref.WeakKeyDictionary({state: 1})
     assert kept[state] == 1 and weakref.ref(state)() is state
 
-
-def test_threads_reading_the_events_of_one_state_at_once_see_one_log() -> None:
-    """Reading ``state.events`` turns the records logged since into dicts: readers in several
-    threads at once (a search bot's workers sharing a root state) must not turn them twice or
-    lose any.  Thread switches are made as frequent as CPython allows, to meet the race."""
-    import sys
-    import threading
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        for seed in range(8):
-            state, alone = GAME.new_state(4, seed), GAME.new_state(4, seed)
-            _play(state, seed)
-            _play(alone, seed)
-            readers = [threading.Thread(target=lambda: state.events) for _ in range(4)]
-            for reader in readers:
-                reader.start()
-            for reader in readers:
-                reader.join()
-            assert state.events == alone.events, seed
-    finally:
-        sys.setswitchinterval(interval)

@@ -18,7 +18,6 @@ The dicts are exactly those the engine used to append directly; see the makers b
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, SHARE_CODES, UP
@@ -181,10 +180,6 @@ assert NUM_SHARE_KINDS == UP + 1  # the dividend maker's columns: the companies,
 
 # -- the log ----------------------------------------------------------------------------
 
-#: Held while records are turned into dicts (one lock for every state: readers rarely meet, and
-#: a game whose events are never read never takes it).
-_TURNING = threading.Lock()
-
 
 class _AtOnce:
     """The records log of a state whose event list is not a plain list: each record's dict
@@ -211,15 +206,16 @@ class EventLog:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """The event dicts so far (the same list every time).  Reading them is safe from several
-        threads at once, as reading a plain attribute was (changing the state is not)."""
+        """The event dicts so far (the same list every time).  Reading them turns the records
+        logged since into dicts, which changes the state: as with any method that changes it,
+        two threads must not read one state's events at once (clones are independent).  The
+        engine takes no lock: it stays pure."""
         log = self._log
         if log and type(log) is list:
-            with _TURNING:  # (two readers must not turn the same records twice)
-                events, table = self._events, self.table
-                for rec in log:
-                    events.append(rec[0](rec, table))
-                log.clear()
+            events, table = self._events, self.table
+            for rec in log:
+                events.append(rec[0](rec, table))
+            log.clear()
         return self._events
 
     @events.setter
