@@ -49,7 +49,7 @@ def test_ticket_to_ride_rows_and_hands_are_the_codecs_bytes() -> None:
                 assert fast is not None, row  # the engine's rows all take the fast path
                 assert fast == _codec_bytes("players", [row]), row
                 rows += 1
-            assert ttr_fast.hand(fields["hand"]) == _codec_bytes("hand", fields["hand"]), fields["hand"]
+            assert ttr_fast.count_map(ttr_fast.HAND_TAG, fields["hand"]) == _codec_bytes("hand", fields["hand"]), fields["hand"]
             hands += 1
             state.apply_action(seat, rng.choice(state.legal_actions(seat)))
     assert rows > 1000 and hands > 300
@@ -71,9 +71,9 @@ def test_ticket_to_ride_writers_leave_the_unexpected_to_the_codec(change: dict) 
     assert ttr_fast.player_entry(row) is None
     assert ttr_fast.player_entry(_ROW) == _codec_bytes("players", [_ROW])
     if "known_cards" in change:
-        assert ttr_fast.hand(change["known_cards"]) is None
-    assert ttr_fast.hand([("blue", 1)]) is None
-    assert ttr_fast.hand({}) == b"" == _codec_bytes("hand", {})
+        assert ttr_fast.count_map(ttr_fast.HAND_TAG, change["known_cards"]) is None
+    assert ttr_fast.count_map(ttr_fast.HAND_TAG, [("blue", 1)]) is None
+    assert ttr_fast.count_map(ttr_fast.HAND_TAG, {}) == b"" == _codec_bytes("hand", {})
 
 
 def test_ticket_to_ride_field_writers_are_the_codecs_bytes_or_leave_it_to_the_codec() -> None:
@@ -99,9 +99,9 @@ def test_ticket_to_ride_field_writers_are_the_codecs_bytes_or_leave_it_to_the_co
     for bad in ((0, -2), (0, 5000), (0, True), (0, 1.0), (0, "1")):
         assert ttr_fast.packed_owners(tags["routes"], bad) is None
     counts = {"red": 0, "blue": 3, "locomotive": 1, "black": 0}
-    assert ttr_fast.full_count_map(tags["discard"], counts) == _codec_bytes("discard", counts)
+    assert ttr_fast.count_map(tags["discard"], counts, zeros=True) == _codec_bytes("discard", counts)
     for bad in ({"red": -1}, {"red": True}, {"red": 5000}, {3: 1}, [("red", 1)]):
-        assert ttr_fast.full_count_map(tags["discard"], bad) is None
+        assert ttr_fast.count_map(tags["discard"], bad, zeros=True) is None
 
 
 def test_ticket_to_ride_counts_written_from_the_tuple_are_the_maps_bytes() -> None:

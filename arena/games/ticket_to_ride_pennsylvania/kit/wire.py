@@ -248,7 +248,7 @@ class ObservationEncoder:
             if seen is not None and seen[0] == value and seen[0] is not value:
                 parts.append(seen[1])
                 continue
-            data = _fast.hand(value) if name == "hand" else None
+            data = _fast.count_map(_fast.HAND_TAG, value) if name == "hand" else None
             if data is None:
                 data = _CODEC.field_bytes(_Obs.DESCRIPTOR, name, value, "observation")
             if type(seat) is int:

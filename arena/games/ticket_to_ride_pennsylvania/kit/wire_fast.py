@@ -23,7 +23,7 @@ from arena.v1 import bot_pb2
 _Obs = bot_pb2.TicketToRidePennsylvaniaObservation
 _PLAYER_KEYS = ("seat", "trains", "route_points", "cards", "tickets", "shares", "known_cards")
 PLAYERS_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["players"].number, 2)
-HAND_TAG = _HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
+HAND_TAG = tag(_Obs.DESCRIPTOR.fields_by_name["hand"].number, 2)
 _INT_TAGS = tuple(tag(n, 0) for n in range(1, 6))  # Player fields 1-5: seat .. tickets
 _SHARES_TAG, KNOWN_TAG = tag(6, 2), tag(7, 2)
 _LIMIT = 2048  # SMALL_VARINTS' range
@@ -86,14 +86,15 @@ def count_entries(field_tag: bytes, names: tuple[str, ...], counts: Any) -> byte
     return b"".join(parts)
 
 
-def count_map(field_tag: bytes, counts: Any) -> bytes | None:
-    """A ``map<string, int32>`` field of non-zero counts, entries in key order; None if unexpected."""
+def count_map(field_tag: bytes, counts: Any, zeros: bool = False) -> bytes | None:
+    """A ``map<string, int32>`` field, entries in key order: of non-zero counts (a zero is
+    unexpected), or with ``zeros`` of every key, zero counts included; None if unexpected."""
     if type(counts) is not dict or not all(type(k) is str for k in counts):
         return None
     parts = []
     for key in sorted(counts):
         value = counts[key]
-        data = _entry(field_tag, key, value) if value else None
+        data = _entry(field_tag, key, value) if value or zeros else None
         if data is None:
             return None
         parts.append(data)
@@ -178,24 +179,5 @@ def packed_owners(field_tag: bytes, owners: Any) -> bytes | None:
         return None
 
 
-def full_count_map(field_tag: bytes, counts: Any) -> bytes | None:
-    """A ``map<string, int32>`` field of every key, zero counts included, entries in key order;
-    None if unexpected."""
-    if type(counts) is not dict or not all(type(k) is str for k in counts):
-        return None
-    parts = []
-    for key in sorted(counts):
-        data = _entry(field_tag, key, counts[key])
-        if data is None:
-            return None
-        parts.append(data)
-    return b"".join(parts)
-
-
-def hand(counts: Any) -> bytes | None:
-    """The ``hand`` field; None if unexpected."""
-    return count_map(_HAND_TAG, counts)
-
-
-__all__ = ["KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "full_count_map", "hand", "length_prefixed", "packed_owners",
+__all__ = ["HAND_TAG", "KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "length_prefixed", "packed_owners",
            "player_entry", "shares", "small_ints", "strings"]

@@ -44,7 +44,7 @@ def _strings(name: str, values: list[Any], empty_for_none: bool = False) -> byte
 
 def _discard(state: Any, names: tuple[str, ...]) -> bytes:
     counts = {name: state.discard.count(k) for k, name in enumerate(names)}
-    data = fast.full_count_map(_TAGS["discard"], counts)
+    data = fast.count_map(_TAGS["discard"], counts, zeros=True)
     return data if data is not None else _field("discard", counts)
 
 
@@ -146,11 +146,7 @@ class FieldsWriter:
             # they are kept per seat with the (share numbers, known counts) they are made of.
             tail_key = key[4:]
             tail = kept[2] if kept is not None and kept[1] == tail_key else _tail(board, names, tail_key)
-            head = fast.small_ints((s, *key[:4]))
-            if tail is None or head is None:
-                data = _row(board, names, s, key)  # the codec's path, which names anything wrong
-            else:
-                data = fast.length_prefixed(fast.PLAYERS_TAG, head + tail)
+            data = _row(board, names, s, key, tail)
             if kept is not None:
                 rows[s] = (key, tail_key, tail, data)
             else:
@@ -190,18 +186,17 @@ def _tail(board: Any, names: tuple[str, ...], tail_key: tuple[Any, ...]) -> byte
     return None if shares is None or known_bytes is None else shares + known_bytes
 
 
-def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...]) -> bytes:
+def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...], tail: bytes | None) -> bytes:
     """Seat ``seat``'s ``players`` entry from (trains, route points, cards, tickets, share numbers, known
-    counts): the fast writers' bytes, its maps kept by value; the codec's for anything unexpected."""
+    counts) and its maps' bytes (:func:`_tail`): the fast writers' bytes; the codec's for anything
+    unexpected (which names what is wrong)."""
     trains, points, cards, tickets, held, known = key
-    shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
-    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_entries(fast.KNOWN_TAG, names, known))
     head = fast.small_ints((seat, trains, points, cards, tickets))
-    if shares is None or known_bytes is None or head is None:
+    if tail is None or head is None:
         row = {"seat": seat, "trains": trains, "route_points": points, "cards": cards, "tickets": tickets,
                "shares": _holdings(board, held), "known_cards": _counts(known, names)}
         return wire._CODEC.field_bytes(_DESCRIPTOR, "players", [row], f"observation.players[{seat}]")
-    return fast.length_prefixed(fast.PLAYERS_TAG, head + shares + known_bytes)
+    return fast.length_prefixed(fast.PLAYERS_TAG, head + tail)
 
 
 def _holdings(board: Any, held: tuple[tuple[int, ...], ...]) -> dict[str, list[int]]:
