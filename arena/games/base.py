@@ -118,6 +118,24 @@ class GameState(Protocol):
         """Every ``(seat, action)`` applied so far, in order."""
 
 
+class ActionNames:
+    """:class:`GameState`'s action names and structured forms, from a state's action table
+    (``self.table``: its ``to_string``, ``from_string`` and ``describe``); a mixin."""
+
+    __slots__ = ()
+
+    table: Any
+
+    def action_to_string(self, action: int) -> str:
+        return self.table.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.table.from_string(text)
+
+    def describe_action(self, action: int) -> dict[str, Any]:
+        return self.table.describe(action)
+
+
 @runtime_checkable
 class Game(Protocol):
     """Static facts about a game and a factory for its states.

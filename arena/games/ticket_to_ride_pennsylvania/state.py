@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.games.base import GameOverError, IllegalActionError, NotYourTurnError, Outcome, Termination
+from arena.games.base import ActionNames, GameOverError, IllegalActionError, NotYourTurnError, Outcome, Termination
 from arena.games.ticket_to_ride_pennsylvania import knowledge, scoring
 from arena.games.ticket_to_ride_pennsylvania.actions import (
     BLIND,
@@ -58,7 +58,7 @@ def keep_masks(offered: int, at_least: int) -> list[int]:
     return [m for m in range(1, 1 << offered) if _POPCOUNT[m] >= need]
 
 
-class TicketToRideState(TrainCards, Claims):
+class TicketToRideState(TrainCards, Claims, ActionNames):
     """One game of Ticket to Ride: Pennsylvania (see :class:`arena.games.base.GameState`)."""
 
     def __init__(self, board: Board, table: ActionTable, players: int, seed: int, variant: str = "standard") -> None:
@@ -405,15 +405,6 @@ class TicketToRideState(TrainCards, Claims):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise ValueError(f"there is no seat {seat!r} in a {self.n}-player game")
         return _observe(self, seat)
-
-    def action_to_string(self, action: int) -> str:
-        return self.table.to_string(action)
-
-    def string_to_action(self, text: str) -> int:
-        return self.table.from_string(text)
-
-    def describe_action(self, action: int) -> dict[str, Any]:
-        return self.table.describe(action)
 
     def clone(self) -> "TicketToRideState":
         other = object.__new__(TicketToRideState)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games.base import ActionNames
 from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import COMPANIES, NUM_CARD_KINDS, NUM_COMPANIES, SHARE_CODES
 from arena.games.union_pacific.phases import FIRST_INVEST, OVER
 from arena.games.union_pacific.phases import counts as _counts
 
 
-class Views:
+class Views(ActionNames):
     """A state's observation and action names (see the module's docstring)."""
 
     __slots__ = ()  # the state's fields are its slots
@@ -80,15 +81,6 @@ class Views:
             "public_events": knowledge.public_events(self, seat),
             "known_shares": knowledge.known_shares(self, seat),
         }
-
-    def action_to_string(self, action: int) -> str:
-        return self.table.to_string(action)
-
-    def string_to_action(self, text: str) -> int:
-        return self.table.from_string(text)
-
-    def describe_action(self, action: int) -> dict[str, Any]:
-        return self.table.describe(action)
 
 
 __all__ = ["Views"]
