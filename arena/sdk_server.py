@@ -148,17 +148,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         count = len(request.legal_actions)
         legal = LegalActions._of_request(count, read_legal_actions, data)
-        _call.match = match  # as _hook does, one call shorter
-        try:
-            index = self._bot.decide(observation, legal)
-            if type(index) is int:
-                debug = ""
-            else:
-                index, debug = _choice(index)
-        except Exception as exc:
-            self._failed(context, match, "decide()", exc)
-        finally:
-            _call.match = None
+        index, debug = self._hook(context, match, "decide()", self._decide, observation, legal)
         if not 0 <= index < count:
             log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
                         "the host will record an illegal action", index, count, match.match_id,
@@ -185,6 +175,10 @@ class _Servicer(bot_pb2_grpc.BotServicer):
                  result.place)
         self._hook(context, match, "end_match()", self._bot.end_match, result)
         return bot_pb2.EndMatchReply()
+
+    def _decide(self, observation: dict[str, Any], legal: LegalActions) -> tuple[int, str]:
+        index = self._bot.decide(observation, legal)
+        return (index, "") if type(index) is int else _choice(index)
 
     def _late_start(self, context: grpc.ServicerContext, match_id: str, seat: int,
                     observation: dict[str, Any]) -> Match:
