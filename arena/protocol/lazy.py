@@ -59,11 +59,18 @@ def placeholders(keys: Any) -> dict[str, Any]:
     return dict.fromkeys(keys, NOT_DECODED)
 
 
-def _decode_afresh(key: Any, decode: Decode, source: Callable[[], Any]) -> Any:
+def _decoded(key: Any, decode: Decode, message: Any) -> Any:
+    """``decode(message)``; any failure is malformed input (not a reader's bug), said as
+    :class:`NotDecodable` naming the key (a KeyError would read as "no such key")."""
     try:
-        return decode(source())
-    except Exception as exc:  # malformed input, as when read from the dict (not a reader's bug)
+        return decode(message)
+    except Exception as exc:
         raise NotDecodable(f"the observation's {key!r} does not decode: {exc}") from exc
+
+
+def _decode_afresh(key: Any, decode: Decode, source: Callable[[], Any]) -> Any:
+    """``decode(source())``, the message given again (its parse failing as a decode would)."""
+    return _decoded(key, lambda _: decode(source()), None)
 
 
 class LazyDict(dict):  # type: ignore[type-arg]
@@ -103,11 +110,7 @@ class LazyDict(dict):  # type: ignore[type-arg]
         with _LOCK:
             value = dict.get(self, key, _GONE)
             if value is NOT_DECODED:
-                message = self._parsed()
-                try:
-                    value = self._decoders[key](message)
-                except Exception as exc:  # a KeyError would read as "no such key": say which and why
-                    raise NotDecodable(f"the observation's {key!r} does not decode: {exc}") from exc
+                value = _decoded(key, self._decoders[key], self._parsed())
                 dict.__setitem__(self, key, value)
             elif value is _GONE:  # deleted meanwhile by another thread
                 raise KeyError(key)
@@ -135,11 +138,7 @@ class LazyDict(dict):  # type: ignore[type-arg]
                 if value is NOT_DECODED:
                     if message is None:
                         message = self._parsed()
-                    try:
-                        value = decoders[key](message)
-                    except Exception as exc:
-                        raise NotDecodable(f"the observation's {key!r} does not decode: {exc}") from exc
-                    dict.__setitem__(self, key, value)
+                    dict.__setitem__(self, key, _decoded(key, decoders[key], message))
         return self
 
     # -- reading -----------------------------------------------------------------------
