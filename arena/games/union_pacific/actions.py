@@ -108,6 +108,8 @@ class ActionTable(ActionTexts):
         #: build_parts[a - build]: (card kind, company, section) of build id a
         self.build_parts = tuple((k, c, sec) for k in range(NUM_CARD_KINDS) for c in range(NUM_COMPANIES)
                                  for sec in range(s))
+        #: build_fits[a - build]: may build id a's card kind build on its section (a wild card, or the section's type)?
+        self.build_fits = tuple(k == WILD or board.section_type[sec] == k for k, _, sec in self.build_parts)
         #: build_options[c][s]: (section type t, id of building c on s with a card of kind t,
         #: id with a wild card): the two build ids company c gains or loses with section s
         self.build_options = tuple(

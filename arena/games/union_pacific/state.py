@@ -12,7 +12,6 @@ incrementally) is in network.py.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from itertools import compress
 from typing import Any
 
@@ -65,6 +64,9 @@ class _HeldKinds(dict):
 
 
 _HELD_KINDS = _HeldKinds()
+
+#: _ONE_SEAT[seat]: ``(seat,)``, the current seats when one seat decides (made once, not per call)
+_ONE_SEAT = tuple((seat,) for seat in range(8))
 
 
 
@@ -161,7 +163,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     def current_seats(self) -> tuple[int, ...]:
         phase = self.phase
         if FIRST_INVEST < phase < OVER:  # one seat decides
-            return (self.current,)
+            return _ONE_SEAT[self.current]
         if phase == FIRST_INVEST:
             return tuple(s for s in range(self.n) if self.picks[s] is None)
         return ()
@@ -348,11 +350,12 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     # -- build (§5) ---------------------------------------------------------------
 
     def _apply_build(self, seat: int, action: int) -> None:
-        k, c, s = self.table.build_parts[action - self.table.build]
-        ids = self.builds[k]
-        i = bisect_left(ids, action)
+        table = self.table
+        i = action - table.build
+        k, c, s = table.build_parts[i]
         hand = self.hand_track[seat]
-        if i == len(ids) or ids[i] != action or not hand[k]:
+        # legal: what builds_from_scratch asks (the frontier holds the free sections c may use, without its train)
+        if not (hand[k] and self.frontier[c] >> s & 1 and self.supply[c] and table.build_fits[i]):
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         hand[k] -= 1
