@@ -45,6 +45,7 @@ from arena.games.union_pacific.phases import (
     MAIN,
     OVER,
     PHASE_NAMES,
+    RolloutStateError,
 )
 from arena.games.union_pacific.views import Views
 
@@ -78,7 +79,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     # hold) CPython 3.11 would give every state a dict of its own and could not specialise
     # ``self.x`` or ``self.method()``; slots make each a fixed offset.  clone() copies them all.
     __slots__ = (
-        "board", "table", "n", "seed", "variant", "_rng", "_rng_state", "_events", "_log", "history", "end_at",
+        "board", "table", "n", "seed", "variant", "_rng", "_rng_state", "_events", "_log", "_history", "end_at",
         # network.py
         "allowed", "builds", "free", "has_train", "open_mask", "sections_of", "trains_on_board", "supply",
         "in_network", "frontier", "own",
@@ -107,7 +108,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         self._rng_state: tuple | None = None  # the generator's state while _rng is None (see rng)
         self._events: list[dict[str, Any]] = []  # see events.py: read through ``events``
         self._log: Any = []  # the records of the events not yet read
-        self.history: list[tuple[int, int]] = []  # (seat, action) in the order applied
+        self._history: list[tuple[int, int]] | None = []  # read through ``history``; None: a rollout state
         self.end_at = 3 if players == 2 else 4
 
         # Board: starting trains (§3.1) and the bookkeeping of network.py.
@@ -170,8 +171,28 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
 
     @property
     def decisions(self) -> int:
-        """The number of actions applied."""
+        """The number of actions applied (a rollout state raises RolloutStateError: it keeps no history)."""
         return len(self.history)
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """``(seat, action)`` of every action applied, in order (the same list every time).  A rollout
+        state keeps none: reading it raises :class:`~arena.games.union_pacific.phases.RolloutStateError`."""
+        history = self._history
+        if history is None:
+            raise RolloutStateError("history")
+        return history
+
+    @history.setter
+    def history(self, history: list[tuple[int, int]]) -> None:
+        if self._history is None:
+            raise RolloutStateError("history")
+        self._history = history
+
+    @property
+    def rollout(self) -> bool:
+        """Is this a rollout state (``clone(rollout=True)``): one that keeps no event log and no history?"""
+        return self._history is None
 
     def decision_kind(self, seat: int) -> str:
         return PHASE_NAMES[self.phase] if seat in self.current_seats() else "none"
@@ -254,7 +275,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 if not table.exchange <= action < table.size:
                     raise IllegalActionError(self._wrong_kind(action, "exchange a share or not"))
                 self._apply_exchange(seat, action - table.exchange)
-        self.history.append((seat, action))
+        if self._history is not None:
+            self._history.append((seat, action))
 
     def _wrong_kind(self, action: int, expected: str) -> str:
         try:
@@ -281,7 +303,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             self.hand_shares[s][c] -= 1
             self.invested[s][c] += 1
         self.hand_share_total -= self.n
-        self._log.append((ev.first_investment, tuple(self.picks)))
+        if self._log is not None:
+            self._log.append((ev.first_investment, tuple(self.picks)))
         self._lay_out_shares()
         self.current = self.n - 1  # so that seat 0 takes the first turn
         self._end_turn()
@@ -290,11 +313,13 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         """Display (§3.5) and share deck (§3.6), from the shares not dealt."""
         pool = self._pool
         self.display = [pool.pop() for _ in range(4)]
-        self._log.append((ev.display, tuple(self.display)))
+        if self._log is not None:
+            self._log.append((ev.display, tuple(self.display)))
         while len(self.display) == 4 and len(set(self.display)) == 1:
             self._box_four()
             self.display = [pool.pop() for _ in range(min(4, len(pool)))]
-            self._log.append((ev.display, tuple(self.display)))
+            if self._log is not None:
+                self._log.append((ev.display, tuple(self.display)))
         top_down: list[int] = []
         if self.variant == "standard":
             groups = [pool[:6], pool[6:24] + [DIVIDEND], pool[24:] + [DIVIDEND] * 3]
@@ -317,7 +342,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         top_down.reverse()
         self.share_deck = top_down
         self._pool = []
-        self._log.append((ev.share_deck, tuple(top_down)))
+        if self._log is not None:
+            self._log.append((ev.share_deck, tuple(top_down)))
 
     # -- a turn (§4) --------------------------------------------------------------
 
@@ -333,7 +359,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         card = deck.pop()
         self.hand_track[seat][card] += 1
         self.phase = MAIN
-        self._log.append((ev.turn, turn, seat, card))
+        if self._log is not None:
+            self._log.append((ev.turn, turn, seat, card))
         if not deck:
             self._reshuffle_track()
 
@@ -345,7 +372,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         shuffle(self.rng, deck)
         self.track_deck = deck
         self.track_discard = [0] * NUM_CARD_KINDS
-        self._log.append((ev.reshuffle, len(deck)))
+        if self._log is not None:
+            self._log.append((ev.reshuffle, len(deck)))
 
     # -- build (§5) ---------------------------------------------------------------
 
@@ -365,11 +393,13 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         if not free[s]:
             self._fill(s)
         self._place(c, s)
-        self._log.append((ev.build, seat, k, c, s, self.trains_on_board[c] + 1))
+        if self._log is not None:
+            self._log.append((ev.build, seat, k, c, s, self.trains_on_board[c] + 1))
         if self.display or self.share_deck or self.up_stack:
             self.phase = DRAW_SHARE
         else:
-            self._log.append((ev.draw_skipped, seat))
+            if self._log is not None:
+                self._log.append((ev.draw_skipped, seat))
             self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
 
     def _build_problem(self, seat: int, k: int, c: int, s: int) -> str | None:
@@ -400,13 +430,15 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 return card
             self.dividends_revealed += 1
             self.pending_dividends += 1
-            self._log.append((ev.dividend_revealed, self.dividends_revealed))
+            if self._log is not None:
+                self._log.append((ev.dividend_revealed, self.dividends_revealed))
         return None
 
     def _box_four(self) -> None:
         c = self.display[0]
         self.boxed_four[c] += 4
-        self._log.append((ev.four_of_a_kind, c))
+        if self._log is not None:
+            self._log.append((ev.four_of_a_kind, c))
 
     def _four_of_a_kind(self) -> None:
         display = self.display
@@ -418,7 +450,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 if card is None:
                     break
                 display.append(card)
-            self._log.append((ev.display, tuple(display)))
+            if self._log is not None:
+                self._log.append((ev.display, tuple(display)))
 
     def _apply_draw(self, seat: int, what: int) -> None:
         hand = self.hand_shares[seat]
@@ -429,14 +462,16 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             if card is not None:
                 hand[card] += 1
                 self.hand_share_total += 1
-            self._log.append((ev.draw_deck, seat, card))
+            if self._log is not None:
+                self._log.append((ev.draw_deck, seat, card))
         elif what == DRAW_UP:
             if not self.up_stack:
                 raise IllegalActionError("draw up: the Union Pacific stack is empty")
             self.up_stack -= 1
             hand[UP] += 1
             self.hand_share_total += 1
-            self._log.append((ev.draw_up, seat))
+            if self._log is not None:
+                self._log.append((ev.draw_up, seat))
         else:
             display = self.display
             try:
@@ -446,13 +481,15 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                     f"draw display {COMPANIES[what]}: no {COMPANIES[what]} share in the display") from None
             hand[what] += 1
             self.hand_share_total += 1
-            self._log.append((ev.draw_display, seat, what))
+            if self._log is not None:
+                self._log.append((ev.draw_display, seat, what))
             card = self._deck_card()
             if card is None:
                 del display[slot]
             else:
                 display[slot] = card
-            self._log.append((ev.refill, card))
+            if self._log is not None:
+                self._log.append((ev.refill, card))
             if len(display) == 4 and display[0] == display[1] == display[2] == display[3]:
                 self._four_of_a_kind()
         if self.pending_dividends:
@@ -474,7 +511,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             hand[UP] += 1
             self.up_stack -= 1
             self.boxed_exchange[c] += 1
-            self._log.append((ev.exchange, seat, c))
+            if self._log is not None:
+                self._log.append((ev.exchange, seat, c))
         self._end_turn()
 
     # -- invest and pass (§6, §4) -------------------------------------------------
@@ -498,7 +536,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         self.hand_share_total -= table.combo_sizes[combo]
         track[k] -= 1
         self.track_discard[k] += 1
-        self._log.append((ev.invest, seat, combo, k))
+        if self._log is not None:
+            self._log.append((ev.invest, seat, combo, k))
         self._end_turn()
 
     def _apply_pass(self, seat: int, action: int) -> None:
@@ -509,7 +548,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} can build or invest, so may not pass")
         self.hand_track[seat][k] -= 1
         self.track_discard[k] += 1
-        self._log.append((ev.pass_, seat, k))
+        if self._log is not None:
+            self._log.append((ev.pass_, seat, k))
         self._end_turn()
 
     @property
@@ -523,9 +563,16 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             self._rng_state = None
         return rng
 
-    def clone(self, rng: random.Random | None = None) -> "UnionPacificState":
+    def clone(self, rng: random.Random | None = None, rollout: bool = False) -> "UnionPacificState":
         """An independent copy.  With ``rng``, the copy uses that generator for its later
-        shuffles instead of a copy of this state's own."""
+        shuffles instead of a copy of this state's own.
+
+        With ``rollout=True`` the copy is a *rollout state*: it plays exactly as this one would
+        (the same legal actions, the same outcome), but keeps no event log and no history, which
+        makes it cheaper to copy and to play on (a search's playouts never read them).  Reading its
+        ``events``, ``history``, ``decisions`` or an ``observation`` raises
+        :class:`~arena.games.union_pacific.phases.RolloutStateError`; ``rollout`` says which kind a
+        state is.  A rollout state's clones are rollout states."""
         other = object.__new__(UnionPacificState)
         # the fields that are never changed in place (ints, strings, immutable tables): shared
         other.board, other.table, other.n, other.seed, other.variant = self.board, self.table, self.n, self.seed, self.variant
@@ -541,8 +588,11 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 self._rng_state = self._rng.getstate()
                 self._rng = None
             other._rng, other._rng_state = None, self._rng_state
-        self._copy_log_to(other)
-        other.history = self.history[:]
+        if rollout or self._history is None:
+            other._events = other._log = other._history = None
+        else:
+            self._copy_log_to(other)
+            other._history = self._history[:]
         other.builds = [ids[:] for ids in self.builds]
         other.free = self.free[:]
         other.has_train = self.has_train[:]
