@@ -54,6 +54,8 @@ def test_a_rollout_clone_plays_the_same_game_as_a_full_clone(seed: int) -> None:
     assert fast.is_terminal()
     assert fast.outcome() == full.outcome()
     assert full.builds_from_scratch() == full.builds and fast.builds_from_scratch() == fast.builds
+    assert fast.own == full.own  # (sections_of, which a rollout state does not keep, is read from own's bits)
+    assert full.sections_of == [tuple(s for s in range(GAME.board.num_sections) if own >> s & 1) for own in full.own]
 
 
 def test_a_rollout_state_refuses_what_it_does_not_keep() -> None:
@@ -62,7 +64,8 @@ def test_a_rollout_state_refuses_what_it_does_not_keep() -> None:
     for _ in range(40):
         _step(state, rng)
     fast = state.clone(rollout=True)
-    for read in (lambda s: s.events, lambda s: s.history, lambda s: s.decisions, lambda s: s.observation(0)):
+    for read in (lambda s: s.events, lambda s: s.history, lambda s: s.decisions, lambda s: s.sections_of,
+                 lambda s: s.observation(0)):
         with pytest.raises(RolloutStateError, match=r"rollout state \(made by clone\(rollout=True\)\).*use clone\(\)"):
             read(fast)
     with pytest.raises(RolloutStateError, match="keeps no history"):

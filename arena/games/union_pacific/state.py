@@ -81,7 +81,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     __slots__ = (
         "board", "table", "n", "seed", "variant", "_rng", "_rng_state", "_events", "_log", "_history", "end_at",
         # network.py
-        "allowed", "builds", "free", "has_train", "open_mask", "sections_of", "trains_on_board", "supply",
+        "allowed", "builds", "free", "has_train", "open_mask", "_sections_of", "trains_on_board", "supply",
         "in_network", "frontier", "own",
         # cards, shares, cash
         "track_deck", "track_discard", "hand_track", "hand_shares", "invested", "cash", "up_stack",
@@ -191,7 +191,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
 
     @property
     def rollout(self) -> bool:
-        """Is this a rollout state (``clone(rollout=True)``): one that keeps no event log and no history?"""
+        """Is this a rollout state (``clone(rollout=True)``): one that keeps no event log, no history and
+        no ``sections_of``?"""
         return self._history is None
 
     def decision_kind(self, seat: int) -> str:
@@ -568,9 +569,10 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         shuffles instead of a copy of this state's own.
 
         With ``rollout=True`` the copy is a *rollout state*: it plays exactly as this one would
-        (the same legal actions, the same outcome), but keeps no event log and no history, which
-        makes it cheaper to copy and to play on (a search's playouts never read them).  Reading its
-        ``events``, ``history``, ``decisions`` or an ``observation`` raises
+        (the same legal actions, the same outcome), but keeps no event log, no history and no
+        ``sections_of`` (only the views read it), which makes it cheaper to copy and to play on (a
+        search's playouts never read them).  Reading its ``events``, ``history``, ``decisions``,
+        ``sections_of`` or an ``observation`` raises
         :class:`~arena.games.union_pacific.phases.RolloutStateError`; ``rollout`` says which kind a
         state is.  A rollout state's clones are rollout states."""
         other = object.__new__(UnionPacificState)
@@ -601,7 +603,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         other.in_network = self.in_network[:]
         other.frontier = self.frontier[:]
         other.own = self.own[:]
-        other.sections_of = self.sections_of[:]
+        other._sections_of = None if other._history is None else self._sections_of[:]
         other.track_deck = self.track_deck[:]
         other.track_discard = self.track_discard[:]
         other.hand_track = [row[:] for row in self.hand_track]
