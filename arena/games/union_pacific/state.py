@@ -298,7 +298,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         if not self.hand_shares[seat][action]:
             raise IllegalActionError(f"first-invest {SHARE_CODES[action]}: seat {seat} holds no {SHARE_CODES[action]} share")
         self.picks[seat] = action
-        if any(p is None for p in self.picks):
+        if None in self.picks:  # (a seat yet to choose)
             return
         for s, c in enumerate(self.picks):
             self.hand_shares[s][c] -= 1
@@ -369,7 +369,9 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         """§4.1: the draw that took the last track card shuffles the discards into a new deck
         at once, so the card discarded later in this turn starts the new discard pile.  (The
         discards are never empty then: 40 cards, at most 6 hands of 3 and the drawer's 4th.)"""
-        deck = [k for k in range(NUM_CARD_KINDS) for _ in range(self.track_discard[k])]
+        deck: list[int] = []
+        for k, discarded in enumerate(self.track_discard):
+            deck += [k] * discarded
         shuffle(self.rng, deck)
         self.track_deck = deck
         self.track_discard = [0] * NUM_CARD_KINDS
