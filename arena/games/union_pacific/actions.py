@@ -40,6 +40,7 @@ DRAW_DECK = NUM_COMPANIES
 DRAW_UP = NUM_COMPANIES + 1
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
 _HALF = 5  # invest_parts splits a hand's counts into companies 0-4 and 5-10
+assert NUM_SHARE_KINDS == 11 and _HALF == 5  # invest_parts writes its keys out for these
 _MEMO_LIMIT = 1 << 14  # a memo of invest_parts is emptied when it reaches this many hands
 
 
@@ -179,11 +180,12 @@ class ActionTable(ActionTexts):
         counts, or the set of companies held), and these recur far more often than whole
         hands do; a legal-action list only copies them.
         """
-        key = tuple(hand[:_HALF])
+        # the keys are written out: a tuple display is cheaper than tuple() of a slice
+        key = hand[0], hand[1], hand[2], hand[3], hand[4]  # companies 0 to _HALF - 1
         low = self._low.get(key)
         if low is None:
             low = self._memo_singles(self._low, key, 0)
-        key = tuple(hand[_HALF:])
+        key = hand[5], hand[6], hand[7], hand[8], hand[9], hand[10]  # companies _HALF to UP
         high = self._high.get(key)
         if high is None:
             high = self._memo_singles(self._high, key, _HALF)

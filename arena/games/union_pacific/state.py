@@ -65,6 +65,7 @@ class _HeldKinds(dict):
 
 
 _HELD_KINDS = _HeldKinds()
+assert NUM_CARD_KINDS == 5  # _main_actions writes its key out for five kinds
 
 #: _ONE_SEAT[seat]: ``(seat,)``, the current seats when one seat decides (made once, not per call)
 _ONE_SEAT = tuple((seat,) for seat in range(8))
@@ -214,7 +215,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             companies = 0
             for c in self.display:
                 companies |= 1 << c
-            out = list(table.display_draw_ids[companies])
+            out = [*table.display_draw_ids[companies]]
             if self.share_deck:
                 out.append(table.draw_ids[DRAW_DECK])
             if self.up_stack:
@@ -232,7 +233,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
 
     def _main_actions(self, seat: int) -> list[int]:
         """Builds, then investments, each by the kind of track card discarded: sorted ids."""
-        held = _HELD_KINDS[tuple(self.hand_track[seat])]
+        hand = self.hand_track[seat]
+        held = _HELD_KINDS[hand[0], hand[1], hand[2], hand[3], hand[4]]  # (cheaper than tuple(hand))
         builds = self.builds
         out: list[int] = []
         for k in held:
