@@ -58,7 +58,7 @@ _SHARE_RANGE = range(NUM_SHARE_KINDS)
 #: _held_kinds.  A plain dict, not a subclass with __missing__: a subclass's ``[]`` goes through a
 #: method lookup (about 4x the instructions of a dict's).
 _HELD_KINDS: dict[tuple[int, ...], tuple[int, ...]] = {}
-assert NUM_CARD_KINDS == 5  # _main_actions writes its key out for five kinds
+assert NUM_CARD_KINDS == 5  # legal_actions writes its key out for five kinds
 
 
 def _held_kinds(hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -204,10 +204,28 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
 
     def legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
-        if phase == MAIN:
+        if phase == MAIN:  # builds, then investments, each by the kind of track card discarded: sorted ids
             if seat != self.current:
                 return []
-            return self._main_actions(seat)
+            hand = self.hand_track[seat]
+            key = hand[0], hand[1], hand[2], hand[3], hand[4]  # (cheaper than tuple(hand))
+            try:
+                held = _HELD_KINDS[key]
+            except KeyError:  # a hand not met yet
+                held = _held_kinds(key)
+            builds = self.builds
+            out: list[int] = []
+            for k in held:
+                out += builds[k]
+            low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
+            for k in held:
+                out += low[k]
+                out += high[k]
+                out += pairs[k]
+            if not out:  # no build and no share in hand: discard a card
+                base = self.table.pass_
+                out = [base + k for k in held]
+            return out
         if phase == DRAW_SHARE:
             if seat != self.current:
                 return []
@@ -230,28 +248,6 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 return []
             return list(compress(_SHARE_RANGE, self.hand_shares[seat]))
         return []
-
-    def _main_actions(self, seat: int) -> list[int]:
-        """Builds, then investments, each by the kind of track card discarded: sorted ids."""
-        hand = self.hand_track[seat]
-        key = hand[0], hand[1], hand[2], hand[3], hand[4]  # (cheaper than tuple(hand))
-        try:
-            held = _HELD_KINDS[key]
-        except KeyError:  # a hand not met yet
-            held = _held_kinds(key)
-        builds = self.builds
-        out: list[int] = []
-        for k in held:
-            out += builds[k]
-        low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
-        for k in held:
-            out += low[k]
-            out += high[k]
-            out += pairs[k]
-        if not out:  # no build and no share in hand: discard a card
-            base = self.table.pass_
-            out = [base + k for k in held]
-        return out
 
     def apply_action(self, seat: int, action: int) -> None:
         if type(action) is not int:  # not bool, float or str: exactly an action id
@@ -553,7 +549,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         k = action - self.table.pass_
         if not self.hand_track[seat][k]:
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} holds no such card")
-        if self._main_actions(seat)[0] < self.table.pass_:
+        if self.legal_actions(seat)[0] < self.table.pass_:  # (MAIN, and seat is the current seat)
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} can build or invest, so may not pass")
         self.hand_track[seat][k] -= 1
         self.track_discard[k] += 1
