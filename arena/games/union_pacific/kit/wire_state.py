@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games.union_pacific import events as ev
 from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import COMPANIES, NUM_CARD_KINDS, NUM_COMPANIES, SHARE_CODES
 from arena.games.union_pacific.kit import wire_fast as fast
+from arena.games.union_pacific.kit.wire_records import record_entries
 from arena.games.union_pacific.state import FIRST_INVEST, OVER, UnionPacificState
 from arena.protocol.event_windows import EventWindows
 from arena.protocol.wirebytes import length_prefixed
@@ -171,14 +173,18 @@ class StateEncoder:
     another log) starts afresh.
     """
 
-    __slots__ = ("_state", "_events", "_windows", "_kept", "_rows")
+    __slots__ = ("_state", "_events", "_know", "_windows", "_kept", "_rows")
 
     def __init__(self) -> None:
         self._reset(None)
 
     def _reset(self, state: Any) -> None:
         self._state = state
-        self._events = state.events if state is not None else None
+        #: the state's event records (events.records) and what they tell (knowledge.RecordKnowledge),
+        #: or, for a state without them all, its event dicts (state.events) and None
+        records = ev.records(state) if state is not None else None
+        self._know = None if records is None else knowledge.RecordKnowledge(records, state.history)
+        self._events = records if records is not None else state.events if state is not None else None
         #: each event's entry as every seat sees it, or (SEAT_VIEWS) as the seats other than its own
         #: see it, with its own seat's apart
         self._windows = EventWindows()
@@ -194,11 +200,13 @@ class StateEncoder:
             return None
         if not (type(seat) is int and 0 <= seat < state.n):
             raise ValueError(f"there is no seat {seat!r} in a {state.n}-player game")
-        if state is not self._state or state.events is not self._events:
+        if state is not self._state or (self._know is not None and state.history is not self._know.history):
+            self._reset(state)
+        elif (ev.records(state) if self._know is not None else state.events) is not self._events:
             self._reset(state)
         try:
             return self._encode(state, seat)
-        except (fast._Unexpected, KeyError, IndexError, TypeError):
+        except (fast._Unexpected, KeyError, IndexError, TypeError, ValueError):
             self._reset(state)
             return None
 
@@ -221,7 +229,8 @@ class StateEncoder:
                    len(state.track_deck), state.up_stack)
         parts = [tag + varint_of[v] for tag, v in zip(fast._SCALAR_TAGS, scalars) if v != 0]
         field = self._field
-        starts, known = knowledge.windows_and_known(state)
+        know = self._know
+        starts, known = know.update(state) if know is not None else knowledge.windows_and_known(state)
         shares, track = tuple(state.hand_shares[seat]), tuple(state.hand_track[seat])  # changes every turn
         parts += (b"" if current is None else fast._CURRENT_TAG + varint_of[current],
                   fast._str(fast._VARIANT_TAG, state.variant), fast._str(fast._DECISION_TAG, state.decision_kind(seat)),
@@ -279,7 +288,22 @@ class StateEncoder:
     def _public_events(self, state: UnionPacificState, seat: int, start: int) -> bytes:
         """The seat's window of the log (from ``start``): the entries every seat but an event's own
         sees, with the seat's own views put in."""
+        if self._know is not None:
+            return self._windows.window(state, self._events, seat, start, self._learn_records)
         return self._windows.window(state, state.events, seat, start, self._learn)
+
+    def _learn_records(self, state: UnionPacificState, done: int) -> None:
+        """:meth:`_learn`, from the event records (:mod:`~arena.games.union_pacific.kit.wire_records`)."""
+        records, n, table = self._events, state.n, state.table
+        add = self._windows.add
+        for i in range(done, len(records)):
+            common, owner, own = record_entries(records[i], table)
+            if own is None:
+                add(common)
+            else:
+                if not 0 <= owner < n:
+                    raise fast._Unexpected  # not the engine's: the dict path says what is wrong
+                add(common, {owner: own})
 
     def _learn(self, state: UnionPacificState, done: int) -> None:
         """Encode the log's new events: each once as every seat sees it, or, for a type whose view
