@@ -399,7 +399,7 @@ class RecordKnowledge:
     brought up to date with what was logged and decided since the last call; no event dict is
     built.  One per state (the host keeps one per match, and a new one for another state)."""
 
-    __slots__ = ("records", "history", "types", "seats", "rows", "items", "starts", "decided")
+    __slots__ = ("records", "history", "types", "seats", "rows", "known", "items", "starts", "decided")
 
     def __init__(self, records: list[tuple], history: list) -> None:
         self.records = records
@@ -407,6 +407,7 @@ class RecordKnowledge:
         self.types: list[str] = []
         self.seats: list[Any] = []
         self.rows: list[list[int]] = []
+        self.known: tuple[tuple[int, ...], ...] = ()  # the rows as tuples, as items were made from
         self.items: tuple[tuple[tuple[str, int], ...], ...] = ()
         self.starts: list[int] = []
         self.decided = 0
@@ -418,16 +419,29 @@ class RecordKnowledge:
         if done < len(recs):
             seats, rows, table = self.seats, self.rows, state.table
             folded = False
+            kinds, folds = _RECORD_KIND, _FOLDED_MAKERS
             for i in range(done, len(recs)):
                 rec = recs[i]
-                kind, who = record_kind(rec)
-                types.append(kind)
-                seats.append(who)
-                if rec[0] in _FOLDED_MAKERS:
+                kind = kinds.get(rec[0])
+                if kind is None:
+                    kind = record_kind(rec)
+                    types.append(kind[0])
+                    seats.append(kind[1])
+                else:
+                    types.append(kind[0])
+                    seats.append(rec[kind[1]] if kind[1] else None)
+                if rec[0] in folds:
                     _fold_record(rows, rec, table)
                     folded = True
-            if folded or len(self.items) != len(rows):
-                self.items = tuple(map(_items, rows))  # (tuple(row) is the key a wire writer keeps)
+            if folded:
+                known = tuple(map(tuple, rows))
+                old, items = self.known, self.items
+                if len(old) == len(known):
+                    self.items = tuple(was if new == before else _items(new)
+                                       for new, before, was in zip(known, old, items))
+                else:
+                    self.items = tuple(map(_items, known))
+                self.known = known
         starts = self.starts
         if len(starts) != len(self.rows):  # the setup record tells the table size
             starts[:] = [0] * len(self.rows)
