@@ -65,8 +65,9 @@ class FieldsWriter:
     def __init__(self) -> None:
         #: _kept[name or (name, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows[s]: the players entry of seat s: (key, its maps' key, the maps' bytes or None, bytes)
-        self._rows: list[tuple[Any, Any, bytes | None, bytes]] = []
+        #: _rows[s]: the players entry of seat s: ((trains, route points, cards, tickets), copies of
+        #: its share numbers and known counts, those maps' bytes or None, the entry's bytes)
+        self._rows: list[tuple[Any, list[list[int]], list[int], bytes | None, bytes]] = []
 
     def _keyed(self, name: Any, key: Any, make: Callable[[], bytes]) -> bytes:
         seen = self._kept.get(name)
@@ -131,30 +132,35 @@ class FieldsWriter:
         return b"".join(parts)
 
     def _players(self, state: Any) -> bytes:
-        """The ``players`` entries, each written again only when its seat's numbers change."""
+        """The ``players`` entries, each written again only when its seat's numbers change.
+
+        A row's maps (its share numbers and known cards) change less often than its counts:
+        each seat's are compared, list to list, with copies of what its kept bytes were made
+        of (no key is built for them), and written again (by value, :func:`_tail`) only when
+        they differ."""
         board, names, rows = state.board, state.kind_names, self._rows
-        keys = list(zip(state.trains, state.route_points, map(sum, state.hands), map(len, state.tickets),
-                        [tuple(map(tuple, held)) for held in state.shares[:state.n]], map(tuple, state.known)))
-        seen = self._kept.get("players")
-        if seen is not None and seen[0] == keys:
-            return seen[1]
-        for s, key in enumerate(keys):
+        heads = list(zip(state.trains, state.route_points, map(sum, state.hands), map(len, state.tickets)))
+        shares, known = state.shares, state.known
+        parts = []
+        for s, head in enumerate(heads):
+            held, cards = shares[s], known[s]
             kept = rows[s] if s < len(rows) else None
-            if kept is not None and kept[0] == key:
-                continue
-            # A row's maps (its share numbers and known cards) change less often than its counts:
-            # they are kept per seat with the (share numbers, known counts) they are made of.
-            tail_key = key[4:]
-            tail = kept[2] if kept is not None and kept[1] == tail_key else _tail(board, names, tail_key)
-            data = _row(board, names, s, key, tail)
-            if kept is not None:
-                rows[s] = (key, tail_key, tail, data)
+            if kept is not None and kept[1] == held and kept[2] == cards:
+                if kept[0] == head:
+                    parts.append(kept[4])
+                    continue
+                held_copy, cards_copy, tail = kept[1], kept[2], kept[3]
             else:
-                rows.append((key, tail_key, tail, data))
-        del rows[len(keys):]
-        data = b"".join([row[3] for row in rows])
-        self._kept["players"] = (keys, data)
-        return data
+                held_copy, cards_copy = [list(numbers) for numbers in held], list(cards)
+                tail = _tail(board, names, (tuple(map(tuple, held_copy)), tuple(cards_copy)))
+            data = _row(board, names, s, (*head, tuple(map(tuple, held_copy)), tuple(cards_copy)), tail)
+            if kept is not None:
+                rows[s] = (head, held_copy, cards_copy, tail, data)
+            else:
+                rows.append((head, held_copy, cards_copy, tail, data))
+            parts.append(data)
+        del rows[len(heads):]
+        return b"".join(parts)
 
 
 #: Value-keyed tables (the same key is the same bytes whoever asks; emptied past _LIMIT): a player
