@@ -65,9 +65,10 @@ class FieldsWriter:
     def __init__(self) -> None:
         #: _kept[name or (name, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows[s]: the players entry of seat s: ((trains, route points, cards, tickets), copies of
-        #: its share numbers and known counts, those maps' bytes or None, the entry's bytes)
-        self._rows: list[tuple[Any, list[list[int]], list[int], bytes | None, bytes]] = []
+        #: _rows[s]: the players entry of seat s: ((trains, route points, cards, tickets), a copy of its
+        #: share numbers, their bytes, a copy of its known counts, their bytes, the entry's bytes);
+        #: a map's bytes None: unexpected (the row goes to the codec)
+        self._rows: list[tuple[Any, list[list[int]], bytes | None, list[int], bytes | None, bytes]] = []
 
     def _keyed(self, name: Any, key: Any, make: Callable[[], bytes]) -> bytes:
         seen = self._kept.get(name)
@@ -136,8 +137,8 @@ class FieldsWriter:
 
         A row's maps (its share numbers and known cards) change less often than its counts:
         each seat's are compared, list to list, with copies of what its kept bytes were made
-        of (no key is built for them), and written again (by value, :func:`_tail`) only when
-        they differ."""
+        of (no key is built for them), and written again (by value, :func:`_shares_of`,
+        :func:`_known_of`) only when they differ."""
         board, names, rows = state.board, state.kind_names, self._rows
         heads = list(zip(state.trains, state.route_points, map(sum, state.hands), map(len, state.tickets)))
         shares, known = state.shares, state.known
@@ -145,19 +146,23 @@ class FieldsWriter:
         for s, head in enumerate(heads):
             held, cards = shares[s], known[s]
             kept = rows[s] if s < len(rows) else None
-            if kept is not None and kept[1] == held and kept[2] == cards:
-                if kept[0] == head:
-                    parts.append(kept[4])
+            if kept is None:
+                held_copy, shares_bytes = _shares_of(board, held)
+                cards_copy, known_bytes = _known_of(names, cards)
+            else:
+                same_held, same_cards = kept[1] == held, kept[3] == cards
+                if same_held and same_cards and kept[0] == head:
+                    parts.append(kept[5])
                     continue
-                held_copy, cards_copy, tail = kept[1], kept[2], kept[3]
-            else:
-                held_copy, cards_copy = [list(numbers) for numbers in held], list(cards)
-                tail = _tail(board, names, (tuple(map(tuple, held_copy)), tuple(cards_copy)))
-            data = _row(board, names, s, (*head, tuple(map(tuple, held_copy)), tuple(cards_copy)), tail)
+                held_copy, shares_bytes = kept[1:3] if same_held else _shares_of(board, held)
+                cards_copy, known_bytes = kept[3:5] if same_cards else _known_of(names, cards)
+            tail = None if shares_bytes is None or known_bytes is None else shares_bytes + known_bytes
+            data = _row(board, names, s, (*head, held_copy, cards_copy), tail)
+            row = (head, held_copy, shares_bytes, cards_copy, known_bytes, data)
             if kept is not None:
-                rows[s] = (head, held_copy, cards_copy, tail, data)
+                rows[s] = row
             else:
-                rows.append((head, held_copy, cards_copy, tail, data))
+                rows.append(row)
             parts.append(data)
         del rows[len(heads):]
         return b"".join(parts)
@@ -183,18 +188,23 @@ def _part(table: dict[Any, bytes | None], key: Any, make: Callable[[], bytes | N
     return data
 
 
-def _tail(board: Any, names: tuple[str, ...], tail_key: tuple[Any, ...]) -> bytes | None:
-    """A players entry's ``shares`` and ``known_cards`` bytes from (share numbers, known counts),
-    kept by value; None if either is unexpected."""
-    held, known = tail_key
-    shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
-    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_entries(fast.KNOWN_TAG, names, known))
-    return None if shares is None or known_bytes is None else shares + known_bytes
+def _shares_of(board: Any, held: list[list[int]]) -> tuple[list[list[int]], bytes | None]:
+    """(a copy of a row's share numbers, its ``shares`` entries' bytes, kept by value; None if unexpected)."""
+    copy = [list(numbers) for numbers in held]
+    key = tuple(map(tuple, copy))
+    return copy, _part(_SHARES, (board.companies, key), lambda: fast.shares(_holdings(board, key)))
+
+
+def _known_of(names: tuple[str, ...], cards: list[int]) -> tuple[list[int], bytes | None]:
+    """(a copy of a row's known counts, its ``known_cards`` entries' bytes, kept by value; None if unexpected)."""
+    copy = list(cards)
+    key = tuple(copy)
+    return copy, _part(_KNOWN, (names, key), lambda: fast.count_entries(fast.KNOWN_TAG, names, key))
 
 
 def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...], tail: bytes | None) -> bytes:
     """Seat ``seat``'s ``players`` entry from (trains, route points, cards, tickets, share numbers, known
-    counts) and its maps' bytes (:func:`_tail`): the fast writers' bytes; the codec's for anything
+    counts) and its maps' bytes (:func:`_shares_of`, :func:`_known_of`): the fast writers' bytes; the codec's for anything
     unexpected (which names what is wrong)."""
     trains, points, cards, tickets, held, known = key
     head = fast.small_ints((seat, trains, points, cards, tickets))
