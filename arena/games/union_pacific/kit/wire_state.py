@@ -190,8 +190,9 @@ class StateEncoder:
         self._windows = EventWindows()
         #: _kept[field or (field, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows["companies"]: per company, (key, entry bytes)
-        self._rows: dict[str, list[tuple[Any, bytes]]] = {"companies": []}
+        #: _rows["companies"]: per company, (key, entry bytes); _rows["players"]: per seat, (cash,
+        #: copies of its invested, hand shares and hand track lists, entry bytes)
+        self._rows: dict[str, list[tuple[Any, ...]]] = {"companies": [], "players": []}
 
     def encode(self, state: Any, seat: int) -> bytes | None:
         """The bytes of ``state.observation(seat)``'s message, or None if this writer cannot say
@@ -275,15 +276,27 @@ class StateEncoder:
         return data
 
     def _players(self, state: UnionPacificState) -> bytes:
-        keys = list(zip(range(state.n), state.cash, map(tuple, state.invested), map(sum, state.hand_shares),
-                        map(sum, state.hand_track)))
-        seen = self._kept.get("players")
-        if seen is not None and seen[0] == keys:
-            return seen[1]
-        get = _PLAYERS.get  # a row's bytes by its value, shared by all matches
-        data = b"".join([get(key) or _player(key) for key in keys])
-        self._kept["players"] = (keys, data)
-        return data
+        """The ``players`` entries: a seat's kept while its cash and lists equal the copies its bytes
+        were made from (compared list to list, no key built), else looked up by its value."""
+        rows = self._rows["players"]
+        cash, invested, shares, track = state.cash, state.invested, state.hand_shares, state.hand_track
+        parts = []
+        for s in range(state.n):
+            if s < len(rows):
+                row = rows[s]
+                if row[0] == cash[s] and row[1] == invested[s] and row[2] == shares[s] and row[3] == track[s]:
+                    parts.append(row[4])
+                    continue
+            held = list(invested[s])
+            key = (s, cash[s], tuple(held), sum(shares[s]), sum(track[s]))
+            data = _PLAYERS.get(key) or _player(key)  # a row's bytes by its value, shared by all matches
+            row = (key[1], held, list(shares[s]), list(track[s]), data)
+            if s < len(rows):
+                rows[s] = row
+            else:
+                rows.append(row)
+            parts.append(data)
+        return b"".join(parts)
 
     def _public_events(self, state: UnionPacificState, seat: int, start: int) -> bytes:
         """The seat's window of the log (from ``start``): the entries every seat but an event's own
