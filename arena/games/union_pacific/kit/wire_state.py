@@ -51,9 +51,14 @@ def _display(state: Any) -> bytes:
     return fast._display([COMPANIES[c] for c in state.display])
 
 
-def _discards(state: Any) -> bytes:
-    kinds, discards = state.board.card_kinds, state.track_discard
-    return fast.field_bytes("track_discards", {kinds[k]: discards[k] for k in range(NUM_CARD_KINDS)})
+def _discards(kinds: tuple[str, ...], discards: tuple[int, ...]) -> bytes:
+    """The ``track_discards`` field from the kinds' names and counts, kept by that value."""
+    key = (kinds, discards)
+    data = _DISCARDS.get(key)
+    if data is None:
+        data = _keep(_DISCARDS, key, fast.field_bytes(
+            "track_discards", {kinds[k]: discards[k] for k in range(NUM_CARD_KINDS)}))
+    return data
 
 
 def _boxed(state: Any) -> bytes:
@@ -71,6 +76,7 @@ _KNOWN: dict[tuple[int, Any], bytes] = {}
 _ENTRIES: dict[tuple[bytes, str, int], bytes] = {}
 _PLAYERS: dict[tuple[Any, ...], bytes] = {}
 _HAND_TAG = fast._LEN_TAG["hand"]
+_DISCARDS: dict[tuple[Any, ...], bytes] = {}
 
 
 def _keep(table: dict[Any, bytes], key: Any, data: bytes) -> bytes:
@@ -237,7 +243,8 @@ class StateEncoder:
                   fast._str(fast._VARIANT_TAG, state.variant), fast._str(fast._DECISION_TAG, state.decision_kind(seat)),
                   b"" if pick is None else fast._str(fast._PENDING_TAG, SHARE_CODES[pick], present=True),
                   field("display", tuple(state.display), _display, state),
-                  field("track_discards", tuple(state.track_discard), _discards, state),
+                  field("track_discards", tuple(state.track_discard), _discards, state.board.card_kinds,
+                        tuple(state.track_discard)),
                   field("boxed_four_of_a_kind", tuple(state.boxed_four), _boxed, state),
                   field("free_spaces", tuple(state.free), _free, state),
                   field(("known_shares", seat), known, _known_shares, known, seat),
