@@ -99,7 +99,7 @@ class FieldsWriter:
             keyed("discard", tuple(state.discard), lambda: _discard(state, names)),
             keyed("row", tuple(state.row), lambda: _strings("row", state._row_names(), empty_for_none=True)),
             keyed("routes", owner, lambda: _routes(owner)),
-            keyed("share_piles", tuple(state.taken), lambda: _field("share_piles", _piles(state))),
+            keyed("share_piles", tuple(state.taken), lambda: _share_piles(state)),
         ]
         offered = tuple(state.share_offer()) if phase == SHARE or phase == NEUTRAL else ()
         parts.append(keyed("share_offer", offered, lambda: _strings(
@@ -175,6 +175,7 @@ _LIMIT = 1 << 14
 _SHARES: dict[Any, bytes | None] = {}
 _KNOWN: dict[Any, bytes | None] = {}
 _HANDS: dict[Any, bytes] = {}  # the ``hand`` field by (kind names, counts)
+_PILES: dict[Any, bytes | None] = {}  # the ``share_piles`` field by (companies, share counts, taken)
 _MISSING: Any = object()
 
 
@@ -218,6 +219,13 @@ def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...], ta
 def _holdings(board: Any, held: tuple[tuple[int, ...], ...]) -> dict[str, list[int]]:
     companies = board.companies
     return {companies[c]: list(numbers) for c, numbers in enumerate(held) if numbers}
+
+
+def _share_piles(state: Any) -> bytes:
+    """The ``share_piles`` field, kept by value: (the companies, their share counts, the shares taken)."""
+    board = state.board
+    key = (board.companies, tuple(board.company_shares), tuple(state.taken))
+    return _part(_PILES, key, lambda: _field("share_piles", _piles(state)))  # type: ignore[return-value]
 
 
 def _piles(state: Any) -> dict[str, dict[str, Any]]:
