@@ -78,28 +78,38 @@ class FieldsWriter:
         self._kept[name] = (key, data)
         return data
 
+    def _listed(self, name: str, values: list[Any], make: Callable[[], bytes]) -> bytes:
+        """:meth:`_keyed` for a field made of one engine list alone: compared, list to list, with a
+        copy of the list its kept bytes were made of (no key built)."""
+        seen = self._kept.get(name)
+        if seen is not None and seen[0] == values:
+            return seen[1]
+        copy = list(values)
+        data = make()
+        self._kept[name] = (copy, data)
+        return data
+
     def write(self, state: Any, seat: int, events: bytes) -> bytes:
         """The observation's bytes with ``events`` as its ``public_events`` entries."""
         board = state.board
         names = state.kind_names
         phase = state.phase
-        keyed = self._keyed
+        keyed, listed = self._keyed, self._listed
         in_offer = phase == INITIAL or phase == KEEP
         offer = tuple(state.offers[seat]) if in_offer else ()
         pick = state.picks[seat] if phase == INITIAL else None
         ids = board.ticket_ids
         n = state.n
-        owner = tuple(state.owner)
         parts = [
             _atom("seat", seat), _atom("num_players", n), _atom("variant", state.variant),
             _atom("decision", state.decision_kind(seat)),
             _atom("current_seat", None if phase == INITIAL or phase == OVER else state.current),
             _atom("turn", state.turn), _atom("train_deck", len(state.deck)),
             _atom("ticket_deck", len(state.ticket_deck)),
-            keyed("discard", tuple(state.discard), lambda: _discard(state, names)),
-            keyed("row", tuple(state.row), lambda: _strings("row", state._row_names(), empty_for_none=True)),
-            keyed("routes", owner, lambda: _routes(owner)),
-            keyed("share_piles", tuple(state.taken), lambda: _share_piles(state)),
+            listed("discard", state.discard, lambda: _discard(state, names)),
+            listed("row", state.row, lambda: _strings("row", state._row_names(), empty_for_none=True)),
+            listed("routes", state.owner, lambda: _routes(tuple(state.owner))),
+            listed("share_piles", state.taken, lambda: _share_piles(state)),
         ]
         offered = tuple(state.share_offer()) if phase == SHARE or phase == NEUTRAL else ()
         parts.append(keyed("share_offer", offered, lambda: _strings(
