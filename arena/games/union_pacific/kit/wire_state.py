@@ -51,8 +51,10 @@ def _display(state: Any) -> bytes:
     return fast._display([COMPANIES[c] for c in state.display])
 
 
-def _discards(kinds: tuple[str, ...], discards: tuple[int, ...]) -> bytes:
+def _discards(state: Any) -> bytes:
     """The ``track_discards`` field from the kinds' names and counts, kept by that value."""
+    kinds = state.board.card_kinds
+    discards = tuple(state.track_discard)
     key = (kinds, discards)
     data = _DISCARDS.get(key)
     if data is None:
@@ -226,6 +228,17 @@ class StateEncoder:
         self._kept[key] = (value_key, data)
         return data
 
+    def _listed(self, key: Any, values: list[Any], make: Any, *args: Any) -> bytes:
+        """:meth:`_field` for a field made of one engine list alone: compared, list to list, with a
+        copy of the list its kept bytes were made of (no key built)."""
+        seen = self._kept.get(key)
+        if seen is not None and seen[0] == values:
+            return seen[1]
+        copy = list(values)
+        data = make(*args)
+        self._kept[key] = (copy, data)
+        return data
+
     def _encode(self, state: UnionPacificState, seat: int) -> bytes:
         phase = state.phase
         first = phase == FIRST_INVEST
@@ -235,18 +248,17 @@ class StateEncoder:
         scalars = (seat, state.n, state.turn, state.dividends_paid, state.end_at, len(state.share_deck),
                    len(state.track_deck), state.up_stack)
         parts = [tag + varint_of[v] for tag, v in zip(fast._SCALAR_TAGS, scalars) if v != 0]
-        field = self._field
+        field, listed = self._field, self._listed
         know = self._know
         starts, known = know.update(state) if know is not None else knowledge.windows_and_known(state)
         shares, track = tuple(state.hand_shares[seat]), tuple(state.hand_track[seat])  # changes every turn
         parts += (b"" if current is None else fast._CURRENT_TAG + varint_of[current],
                   fast._str(fast._VARIANT_TAG, state.variant), fast._str(fast._DECISION_TAG, state.decision_kind(seat)),
                   b"" if pick is None else fast._str(fast._PENDING_TAG, SHARE_CODES[pick], present=True),
-                  field("display", tuple(state.display), _display, state),
-                  field("track_discards", tuple(state.track_discard), _discards, state.board.card_kinds,
-                        tuple(state.track_discard)),
-                  field("boxed_four_of_a_kind", tuple(state.boxed_four), _boxed, state),
-                  field("free_spaces", tuple(state.free), _free, state),
+                  listed("display", state.display, _display, state),
+                  listed("track_discards", state.track_discard, _discards, state),
+                  listed("boxed_four_of_a_kind", state.boxed_four, _boxed, state),
+                  listed("free_spaces", state.free, _free, state),
                   field(("known_shares", seat), known, _known_shares, known, seat),
                   self._companies(state),
                   self._players(state),
