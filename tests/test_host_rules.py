@@ -32,6 +32,18 @@ def test_the_grace_margin_accepts_a_reply_but_never_lends_time() -> None:
     assert clock.to_json()["decisions"] == 2
 
 
+def test_a_reply_at_the_deadline_is_in_time_and_the_clock_keeps_its_figures() -> None:
+    clock = SeatClock(Clocks(decision_ms=200, bank_ms=100, grace_ms=50))
+    assert clock.decision_ms == 200
+    assert clock.charge(clock.allowed_s())  # 350 ms: exactly limit + bank + grace
+    assert clock.bank_ms == 0 and clock.allowed_s() == pytest.approx(0.25)
+    assert clock.charge(0.05) and clock.charge(0.12)
+    assert not clock.charge(0.2500001)
+    assert clock.to_json() == {"decisions": 4, "bank_left_ms": 0,
+                               "mean_decision_ms": round((0.35 + 0.05 + 0.12 + 0.2500001) * 1000 / 4, 3),
+                               "max_decision_ms": 350.0}
+
+
 def test_a_timeout_empties_the_bank() -> None:
     clock = SeatClock(Clocks(decision_ms=200, bank_ms=500))
     clock.expire(0.74)

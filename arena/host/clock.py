@@ -33,20 +33,24 @@ class Clocks:
 class SeatClock:
     """One seat's clock for one match."""
 
+    # Read at every decision: slots, and the settings' two numbers kept beside the bank.
+    __slots__ = ("clocks", "bank_ms", "decisions", "total_s", "max_s", "_limit_ms", "_grace_ms")
+
     def __init__(self, clocks: Clocks) -> None:
         self.clocks = clocks
         self.bank_ms: float = float(clocks.bank_ms)
         self.decisions = 0
         self.total_s = 0.0
         self.max_s = 0.0
+        self._limit_ms, self._grace_ms = clocks.decision_ms, clocks.grace_ms  # Clocks is frozen
 
     @property
     def decision_ms(self) -> int:
-        return self.clocks.decision_ms
+        return self._limit_ms
 
     def allowed_s(self) -> float:
         """The deadline of the next reply, in seconds from sending it: limit + bank + grace."""
-        return (self.clocks.decision_ms + self.bank_ms + self.clocks.grace_ms) / 1000.0
+        return (self._limit_ms + self.bank_ms + self._grace_ms) / 1000.0
 
     def request_bank_ms(self) -> int:
         """The bank to announce in the next request (whole milliseconds, rounded down)."""
@@ -54,15 +58,17 @@ class SeatClock:
 
     def charge(self, elapsed_s: float) -> bool:
         """Account for a reply that took ``elapsed_s``; False if it came too late (a timeout)."""
-        in_time = elapsed_s <= self.allowed_s()
+        bank_ms = self.bank_ms
+        in_time = elapsed_s <= (self._limit_ms + bank_ms + self._grace_ms) / 1000.0  # allowed_s()
         self.decisions += 1
         self.total_s += elapsed_s
-        self.max_s = max(self.max_s, elapsed_s)
-        over_ms = elapsed_s * 1000.0 - self.clocks.decision_ms
+        if elapsed_s > self.max_s:
+            self.max_s = elapsed_s
+        over_ms = elapsed_s * 1000.0 - self._limit_ms
         if not in_time:
             self.bank_ms = 0.0
         elif over_ms > 0:
-            self.bank_ms = max(0.0, self.bank_ms - over_ms)
+            self.bank_ms = max(0.0, bank_ms - over_ms)
         return in_time
 
     def expire(self, elapsed_s: float) -> None:
