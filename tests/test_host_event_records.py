@@ -1,7 +1,7 @@
 """Union Pacific's public events written from the engine's event records equal the dict path.
 
 The host writes each event's bytes from its record (kit/wire_records.py) and what a seat
-knows from the records (knowledge.RecordKnowledge), without the event dicts.  Here, over
+knows from the records (record_knowledge.RecordKnowledge), without the event dicts.  Here, over
 whole random games of every table size:
 
 - every record's entry, as each seat gets it, is the dict path's bytes of
@@ -25,6 +25,7 @@ from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.kit import wire_fast as fast
 from arena.games.union_pacific.kit import wire_records
 from arena.games.union_pacific.kit.wire_state import StateEncoder
+from arena.games.union_pacific.record_knowledge import RecordKnowledge
 
 GAME = get_game("union_pacific")
 _TABLES = range(GAME.min_players, GAME.max_players + 1)
@@ -90,7 +91,7 @@ def test_an_unexpected_record_is_left_to_the_dict_path(bad: tuple) -> None:
 def test_what_the_records_tell_is_what_the_event_dicts_tell(players: int) -> None:
     state = GAME.new_state(players, 60 + players)
     rng = random.Random(players)
-    know = knowledge.RecordKnowledge(ev.records(state), state.history)
+    know = RecordKnowledge(ev.records(state), state.history)
     step = 0
     while not state.is_terminal():
         if step % 2 == 0 or state.is_terminal():  # every other decision: several actions at once too

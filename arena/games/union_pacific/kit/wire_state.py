@@ -31,6 +31,7 @@ from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import COMPANIES, NUM_CARD_KINDS, NUM_COMPANIES, SHARE_CODES
 from arena.games.union_pacific.kit import wire_fast as fast
 from arena.games.union_pacific.kit.wire_records import record_entries
+from arena.games.union_pacific.record_knowledge import RecordKnowledge
 from arena.games.union_pacific.state import FIRST_INVEST, OVER, UnionPacificState
 from arena.protocol.event_windows import EventWindows
 from arena.protocol.wirebytes import length_prefixed
@@ -188,10 +189,10 @@ class StateEncoder:
 
     def _reset(self, state: Any) -> None:
         self._state = state
-        #: the state's event records (events.records) and what they tell (knowledge.RecordKnowledge),
+        #: the state's event records (events.records) and what they tell (record_knowledge.RecordKnowledge),
         #: or, for a state without them all, its event dicts (state.events) and None
         records = ev.records(state) if state is not None else None
-        self._know = None if records is None else knowledge.RecordKnowledge(records, state.history)
+        self._know = None if records is None else RecordKnowledge(records, state.history)
         self._events = records if records is not None else state.events if state is not None else None
         #: each event's entry as every seat sees it, or (SEAT_VIEWS) as the seats other than its own
         #: see it, with its own seat's apart
