@@ -31,6 +31,7 @@ from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import COMPANIES, SHARE_CODES
 from arena.games.union_pacific.kit import wire_fast as fast
 from arena.protocol.wirebytes import length_prefixed
+from arena.v1 import bot_pb2
 
 Entries = tuple[bytes, int, "bytes | None"]  # (every seat's entry, the own seat or -1, its own entry or None)
 
@@ -65,9 +66,18 @@ def _turn(rec: tuple, table: Any) -> Entries:
             _entry("turn", (turn, seat, table.board.card_kinds[k])))
 
 
+_BUILD_MEMBER = fast._EVENT_MEMBER_TAG["build"]
+if [(f.name, f.number, f.has_presence) for f in bot_pb2.UnionPacificEvent.Build.DESCRIPTOR.fields] != [
+        ("seat", 1, False), ("card", 2, False), ("company", 3, False), ("section", 4, False), ("value", 5, False)]:
+    raise RuntimeError("UnionPacificEvent.Build changed: update wire_records._build")  # the layout _build writes
+
+
 def _build(rec: tuple, table: Any) -> Entries:
+    """The most frequent record that is never kept, written without the generic loop."""
     _, seat, k, c, section, value = rec
-    return _entry("build", (seat, table.board.card_kinds[k], COMPANIES[c], section, value)), -1, None
+    body = b"".join((fast._int(fast._V[1], seat), fast._str(fast._L[2], table.board.card_kinds[k]),
+                     fast._str(fast._L[3], COMPANIES[c]), fast._int(fast._V[4], section), fast._int(fast._V[5], value)))
+    return length_prefixed(fast._EVENT_TAG, length_prefixed(_BUILD_MEMBER, body)), -1, None
 
 
 def _invest(rec: tuple, table: Any) -> Entries:
