@@ -28,7 +28,7 @@ from typing import Any
 
 from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, SHARE_CODES, UP
 from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
-from arena.games.union_pacific.phases import DIVIDEND
+from arena.games.union_pacific.phases import DIVIDEND, RolloutStateError
 from arena.games.union_pacific.phases import counts as _counts
 
 # -- the makers: maker(record, table) -> the event's dict --------------------------------
@@ -254,11 +254,13 @@ class EventLog:
                 for rec in log:
                     events.append(rec[0](rec, table))
                 kept.done = len(log)
+        elif log is None:  # a rollout state (state.py's clone) logs nothing
+            raise RolloutStateError("event log")
         return self._events
 
     @events.setter
     def events(self, events: list[dict[str, Any]]) -> None:
-        self.events  # the records so far go to the list being replaced
+        self.events  # the records so far go to the list being replaced (a rollout state raises)
         self._events = events
         self._log = [] if type(events) is list else _AtOnce(events, self.table)
 
