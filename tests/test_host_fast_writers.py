@@ -238,19 +238,19 @@ def test_ticket_to_ride_flat_events_are_protobufs_bytes_or_left_to_the_codec() -
             for seat in range(players):
                 view = ttr_knowledge.public_event(event, seat)
                 want = ttr_wire.event_to_proto(view).SerializeToString(deterministic=True)
-                got = ttr_fast.flat_event(view, ttr_wire._CODEC.absent, ttr_wire._CODEC.fields)
+                got = ttr_wire._FLAT_EVENT(view)
                 if got is not None:
                     assert got == want, view
                     written[view["type"]] = written.get(view["type"], 0) + 1
     assert {"claim", "draw_tickets", "keep_tickets", "deal", "turn", "take"} <= written.keys()
     assert "row" not in written and "refresh" not in written  # their row goes through the codec's conversion
-    absent, fields = ttr_wire._CODEC.absent, ttr_wire._CODEC.fields
+    flat_event = ttr_fast.FlatEvents(ttr_wire._CODEC.absent, ttr_wire._CODEC.fields)
     claim = {"type": "claim", "seat": 1, "route": "r", "colour": None, "locomotives": 0, "cards": ["red"],
              "points": 2, "trains_left": 5}
-    assert ttr_fast.flat_event(claim, absent, fields) == ttr_wire.event_to_proto(claim).SerializeToString(
+    assert flat_event(claim) == ttr_wire.event_to_proto(claim).SerializeToString(
         deterministic=True)
     for wrong in ({"seat": -1}, {"seat": True}, {"points": 1 << 40}, {"route": None}, {"cards": ["x", None]},
                   {"cards": ("x",)}, {"route": "\udc80"}, {"extra": 1}, {"type": "nothing"}, {"type": 3}):
-        assert ttr_fast.flat_event({**claim, **wrong}, absent, fields) is None, wrong
+        assert flat_event({**claim, **wrong}) is None, wrong
     del claim["points"]
-    assert ttr_fast.flat_event(claim, absent, fields) is None
+    assert flat_event(claim) is None

@@ -179,7 +179,7 @@ def packed_owners(field_tag: bytes, owners: Any) -> bytes | None:
         return None
 
 
-__all__ = ["HAND_TAG", "KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "length_prefixed", "packed_owners",
+__all__ = ["FlatEvents", "HAND_TAG", "KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "length_prefixed", "packed_owners",
            "player_entry", "shares", "small_ints", "strings"]
 
 
@@ -210,32 +210,40 @@ def _flat_steps(member: Any, absent: frozenset[str], overridden: Any) -> tuple[A
     return tag(member.number, 2), required | {"type"}, names | {"type"}, tuple(steps)
 
 
-_FLAT: dict[str, tuple[Any, ...] | None] = {}
+class FlatEvents:
+    """The ``TicketToRidePennsylvaniaEvent`` bytes of flat event dicts (every field an int, a
+    string or a list of strings), as protobuf's deterministic serialization writes them, for one
+    codec: ``absent`` and ``overridden`` are its keys that may be absent and its converted fields.
+    Each event type's layout is worked out once, on its first event."""
 
+    __slots__ = ("_absent", "_overridden", "_specs")
 
-def flat_event(event: Any, absent: frozenset[str], overridden: Any) -> bytes | None:
-    """The ``TicketToRidePennsylvaniaEvent`` bytes of a flat event dict (every field an int, a
-    string or a list of strings), as protobuf's deterministic serialization writes them; None for
-    anything else (another type, a key missing or unknown, a None where the field has no presence,
-    a negative or non-int number, a non-str string): the codec then encodes it or names the problem.
-    ``absent`` and ``overridden`` are the codec's (keys it lets be absent, fields it converts)."""
-    kind = event.get("type")
-    if type(kind) is not str:
-        return None
-    spec = _FLAT.get(kind, _FLAT)
-    if spec is _FLAT:
-        member = _Event.DESCRIPTOR.fields_by_name.get(kind)
-        spec = _FLAT[kind] = None if member is None else _flat_steps(member, absent, overridden)
-    if spec is None:
-        return None
-    member_tag, required, allowed, steps = spec
-    keys = event.keys()
-    if not required <= keys <= allowed:
-        return None
-    try:
-        return _flat_bytes(event, keys, member_tag, steps)
-    except UnicodeEncodeError:
-        return None
+    def __init__(self, absent: frozenset[str], overridden: Any) -> None:
+        self._absent, self._overridden = absent, overridden
+        self._specs: dict[str, tuple[Any, ...] | None] = {}
+
+    def __call__(self, event: Any) -> bytes | None:
+        """``event``'s bytes; None for anything else (another type, a key missing or unknown, a
+        None where the field has no presence, a negative or non-int number, a non-str string):
+        the codec then encodes it or names the problem."""
+        kind = event.get("type")
+        if type(kind) is not str:
+            return None
+        specs = self._specs
+        spec = specs.get(kind, specs)
+        if spec is specs:
+            member = _Event.DESCRIPTOR.fields_by_name.get(kind)
+            spec = specs[kind] = None if member is None else _flat_steps(member, self._absent, self._overridden)
+        if spec is None:
+            return None
+        member_tag, required, allowed, steps = spec
+        keys = event.keys()
+        if not required <= keys <= allowed:
+            return None
+        try:
+            return _flat_bytes(event, keys, member_tag, steps)
+        except UnicodeEncodeError:
+            return None
 
 
 def _flat_bytes(event: Any, keys: Any, member_tag: bytes, steps: tuple[Any, ...]) -> bytes | None:
