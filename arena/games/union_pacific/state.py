@@ -608,7 +608,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         other.in_network = self.in_network[:]
         other.frontier = self.frontier[:]
         other.own = self.own[:]
-        other._sections_of = None if other._history is None else self._sections_of[:]
+        other._sections_of = self._sections_of  # (never changed in place)
         other.track_deck = self.track_deck[:]
         other.track_discard = self.track_discard[:]
         other.hand_track = [row[:] for row in self.hand_track]
