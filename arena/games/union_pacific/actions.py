@@ -121,6 +121,10 @@ class ActionTable(ActionTexts):
         )
         #: section_users[s]: the companies that may use section s's track type
         self.section_users = tuple(tuple(c for c in range(NUM_COMPANIES) if self.allowed[c][sec]) for sec in range(s))
+        #: section_bit[s], company_bit[c]: ``1 << s``, ``1 << c`` (an item of a tuple is cheaper than a
+        #: shift, which makes a new int past 255)
+        self.section_bit = tuple(1 << sec for sec in range(s))
+        self.company_bit = tuple(1 << c for c in range(NUM_COMPANIES))
         #: allowed_mask[c]: the sections company c may use, as a bitmask (bit s: section s)
         self.allowed_mask = tuple(sum(1 << sec for sec in range(s) if ok[sec]) for ok in self.allowed)
         #: city_mask[city]: the sections touching a city, as a bitmask

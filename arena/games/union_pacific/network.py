@@ -147,8 +147,9 @@ class Network:
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
-        bit = 1 << s
-        self.has_train[s] |= 1 << c
+        table = self.table
+        bit = table.section_bit[s]
+        self.has_train[s] |= table.company_bit[c]
         own = self.own[c] | bit
         self.own[c] = own
         self.trains_on_board[c] += 1
@@ -166,7 +167,6 @@ class Network:
                 self._drop_option(c, low.bit_length() - 1)
         # the network takes in the section's cities; what they touch may join the frontier
         # (as _extend_frontier, written out: this runs at every build)
-        table = self.table
         self.in_network[c] |= table.section_cities[s]
         new = table.near_allowed[c][s] & self.open_mask & ~(frontier | own)
         self.frontier[c] = frontier | new
@@ -181,7 +181,7 @@ class Network:
 
         It leaves every frontier, and its build ids leave the build lists.
         """
-        bit = 1 << s
+        bit = self.table.section_bit[s]
         self.open_mask &= ~bit
         frontier = self.frontier
         for c in self.table.section_users[s]:  # the companies that may use its track: only theirs hold it

@@ -231,9 +231,9 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             if seat != self.current:
                 return []
             table = self.table
-            companies = 0
+            companies, bit = 0, table.company_bit
             for c in self.display:
-                companies |= 1 << c
+                companies |= bit[c]
             out = [*table.display_draw_ids[companies]]
             if self.share_deck:
                 out.append(table.draw_ids[DRAW_DECK])
@@ -389,7 +389,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         k, c, s = table.build_parts[i]
         hand = self.hand_track[seat]
         # legal: what builds_from_scratch asks (the frontier holds the free sections c may use, without its train)
-        if not (hand[k] and self.frontier[c] >> s & 1 and self.supply[c] and table.build_fits[i]):
+        if not (hand[k] and self.frontier[c] & table.section_bit[s] and self.supply[c] and table.build_fits[i]):
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         hand[k] -= 1
