@@ -68,6 +68,9 @@ def _held_kinds(hand: tuple[int, ...]) -> tuple[int, ...]:
     _HELD_KINDS[hand] = held = tuple(k for k in _KIND_RANGE if hand[k])
     return held
 
+#: _ONE_DECIDES[phase]: does one seat decide (MAIN, DRAW_SHARE, EXCHANGE), not all (FIRST_INVEST) or none (OVER)?
+_ONE_DECIDES = tuple(FIRST_INVEST < phase < OVER for phase in range(OVER + 1))
+
 #: _ONE_SEAT[seat]: ``(seat,)``, the current seats when one seat decides (made once, not per call)
 _ONE_SEAT = tuple((seat,) for seat in range(8))
 
@@ -165,7 +168,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
 
     def current_seats(self) -> tuple[int, ...]:
         phase = self.phase
-        if FIRST_INVEST < phase < OVER:  # one seat decides
+        if _ONE_DECIDES[phase]:  # one seat decides
             return _ONE_SEAT[self.current]
         if phase == FIRST_INVEST:
             return tuple(s for s in range(self.n) if self.picks[s] is None)
@@ -254,20 +257,18 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         if type(action) is not int:  # not bool, float or str: exactly an action id
             raise IllegalActionError(f"{action!r} is not an action id")
         phase = self.phase
-        if phase == OVER:
-            raise GameOverError("the game is over; no action can be applied")
-        if phase == FIRST_INVEST:
-            self._apply_first_invest(seat, action)
-        else:
+        if _ONE_DECIDES[phase]:
             if seat != self.current:
                 raise NotYourTurnError(f"it is seat {self.current}'s decision, not seat {seat}'s")
             table = self.table
-            if phase == MAIN:
-                if table.build <= action < table.invest:
+            if phase == MAIN:  # (the kinds' ids follow each other: build, invest, pass, draw)
+                if action < table.invest:
+                    if action < table.build:
+                        raise IllegalActionError(self._wrong_kind(action, "build, invest or pass"))
                     self._apply_build(seat, action)
-                elif table.invest <= action < table.pass_:
+                elif action < table.pass_:
                     self._apply_invest(seat, action)
-                elif table.pass_ <= action < table.draw:
+                elif action < table.draw:
                     self._apply_pass(seat, action)
                 else:
                     raise IllegalActionError(self._wrong_kind(action, "build, invest or pass"))
@@ -279,6 +280,10 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 if not table.exchange <= action < table.size:
                     raise IllegalActionError(self._wrong_kind(action, "exchange a share or not"))
                 self._apply_exchange(seat, action - table.exchange)
+        elif phase == FIRST_INVEST:
+            self._apply_first_invest(seat, action)
+        else:
+            raise GameOverError("the game is over; no action can be applied")
         if self._history is not None:
             self._history.append((seat, action))
 
