@@ -22,7 +22,7 @@ from arena.games.base import (
     Termination,
 )
 from arena.games.common import shuffle
-from arena.games.union_pacific.actions import DRAW_DECK, DRAW_UP, ActionTable
+from arena.games.union_pacific.actions import _HALF, DRAW_DECK, DRAW_UP, ActionTable
 from arena.games.union_pacific.board import (
     COMPANIES,
     NUM_CARD_KINDS,
@@ -221,13 +221,24 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             out: list[int] = []
             for k in held:
                 out += builds[k]
-            low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
+            # table.invest_parts(shares), written out (a call costs about as much as its lookups)
+            table, shares = self.table, self.hand_shares[seat]
+            key = shares[0], shares[1], shares[2], shares[3], shares[4]
+            low = table._low.get(key)
+            if low is None:
+                low = table._memo_singles(table._low, key, 0)
+            key = shares[5], shares[6], shares[7], shares[8], shares[9], shares[10]
+            high = table._high.get(key)
+            if high is None:
+                high = table._memo_singles(table._high, key, _HALF)
+            pairs = table.pair_ids[low[1] | high[1]]
+            low, high = low[0], high[0]
             for k in held:
                 out += low[k]
                 out += high[k]
                 out += pairs[k]
             if not out:  # no build and no share in hand: discard a card
-                base = self.table.pass_
+                base = table.pass_
                 out = [base + k for k in held]
             return out
         if phase == DRAW_SHARE:
