@@ -158,7 +158,12 @@ class Network:
         frontier = self.frontier[c]
         if frontier & bit:  # always so in play: a build is on a frontier section
             frontier ^= bit
-            self._drop_option(c, s)
+            # self._drop_option(c, s), written out (this runs at every build)
+            t, typed, wild = table.build_options[c][s]
+            ids = self.builds[t]
+            del ids[bisect_left(ids, typed)]
+            ids = self.builds[WILD]
+            del ids[bisect_left(ids, wild)]
         if not left:  # no train left: no option at all
             rest = frontier
             while rest:
@@ -170,8 +175,15 @@ class Network:
         self.in_network[c] |= table.section_cities[s]
         new = table.near_allowed[c][s] & self.open_mask & ~(frontier | own)
         self.frontier[c] = frontier | new
-        if new and left:
-            self._add_options(c, new)
+        if new and left:  # self._add_options(c, new), written out
+            options, builds = table.build_options[c], self.builds
+            wild = builds[WILD]
+            while new:
+                low = new & -new
+                new ^= low
+                t, typed_id, wild_id = options[low.bit_length() - 1]
+                insort(builds[t], typed_id)
+                insort(wild, wild_id)
 
     def _any_placement(self) -> bool:
         return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
