@@ -115,17 +115,28 @@ def observation(parts: Any) -> dict[str, Any]:
         if entry is _UNKNOWN:
             entry = _lazy_entry(data[0])
         if entry is not None:
-            size, shift, i = 0, 0, 1
-            while i < len(data) and shift < 35:  # the member's length, a varint
-                byte = data[i]
-                size |= (byte & 0x7F) << shift
-                i += 1
-                if byte < 0x80:
-                    if i + size == len(data):  # the member alone
-                        return LazyDict(data, entry[0], entry[1], entry[2])
-                    break
-                shift += 7
+            # The member's length, a varint after its tag: one or two bytes for any observation
+            # under 16 KB (all of them in practice: read here without a loop), else _varint.
+            size, start = data[1], 2
+            if size >= 0x80:
+                size, start = (size & 0x7F | data[2] << 7, 3) if data[2] < 0x80 else _varint(data, 1)
+            if start + size == len(data):  # the member alone
+                return LazyDict(data, entry[0], entry[1], entry[2])
     return codec.lazy_observation_from_proto(bot_pb2.Observation.FromString(data))
+
+
+def _varint(data: bytes, i: int) -> tuple[int, int]:
+    """The varint at ``data[i:]`` and the index after it; (-1, 0) when it does not end in 5 bytes
+    (or in ``data``)."""
+    size, shift = 0, 0
+    while i < len(data) and shift < 35:
+        byte = data[i]
+        size |= (byte & 0x7F) << shift
+        i += 1
+        if byte < 0x80:
+            return size, i
+        shift += 7
+    return -1, 0
 
 
 __all__ = ["ShallowRequest", "legal_actions", "observation"]
