@@ -28,7 +28,7 @@ from typing import Any
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 from arena.host import codec
-from arena.protocol.lazy import LazyDict, placeholders
+from arena.protocol.lazy import LazyDict, NotDecodable, placeholders
 from arena.v1 import bot_pb2
 
 def _request_classes() -> tuple[Any, Any]:
@@ -109,6 +109,13 @@ def observation(parts: Any) -> dict[str, Any]:
     decodes lazily, a :class:`LazyDict` over the bytes themselves, parsed when a key is first
     read; else decoded from the parsed message as before.  :class:`codec.CodecError` or
     ``DecodeError`` for an observation that is refused at once."""
+    return observation_and_bytes(parts)[0]
+
+
+def observation_and_bytes(parts: Any) -> tuple[dict[str, Any], bytes | None]:
+    """:func:`observation`, and the observation's bytes when it is a :class:`LazyDict` over them
+    (else None): what :meth:`arena.sdk.Match._observing` keeps for the public-event log, decoded
+    by :func:`public_events` only if the log is read."""
     data = parts[0] if len(parts) == 1 else b"".join(parts)
     if len(data) > 2:
         entry = _LAZY_BY_TAG.get(data[0], _UNKNOWN)
@@ -121,8 +128,18 @@ def observation(parts: Any) -> dict[str, Any]:
             if size >= 0x80:
                 size, start = (size & 0x7F | data[2] << 7, 3) if data[2] < 0x80 else _varint(data, 1)
             if start + size == len(data):  # the member alone
-                return LazyDict(data, entry[0], entry[1], entry[2])
-    return codec.lazy_observation_from_proto(bot_pb2.Observation.FromString(data))
+                return LazyDict(data, entry[0], entry[1], entry[2]), data
+    return codec.lazy_observation_from_proto(bot_pb2.Observation.FromString(data)), None
+
+
+def public_events(data: bytes) -> list[dict[str, Any]]:
+    """The ``public_events`` of an observation's bytes that :func:`observation_and_bytes` gave,
+    decoded afresh (a :class:`~arena.protocol.lazy.NotDecodable` when they do not decode)."""
+    decoders, _, parse = _LAZY_BY_TAG[data[0]]  # type: ignore[misc]  # filled when the bytes were read
+    try:
+        return decoders["public_events"](parse(data))  # type: ignore[no-any-return]
+    except Exception as exc:  # as LazyDict says a key that does not decode
+        raise NotDecodable(f"the observation's 'public_events' does not decode: {exc}") from exc
 
 
 def _varint(data: bytes, i: int) -> tuple[int, int]:
@@ -139,4 +156,4 @@ def _varint(data: bytes, i: int) -> tuple[int, int]:
     return -1, 0
 
 
-__all__ = ["ShallowRequest", "legal_actions", "observation"]
+__all__ = ["ShallowRequest", "legal_actions", "observation", "observation_and_bytes", "public_events"]

@@ -30,7 +30,7 @@ from arena.sdk_address import (ADDRESS_ENV, PORT_ENV, ServeError, _clear_stale_s
                                listen_address, socket_path)
 from arena.sdk_request import ShallowRequest
 from arena.sdk_request import legal_actions as read_legal_actions
-from arena.sdk_request import observation as read_observation
+from arena.sdk_request import observation_and_bytes as read_observation
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 log = logging.getLogger("arena.sdk")
@@ -136,7 +136,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         actions when the bot reads them (:mod:`arena.sdk_request`)."""
         try:
             request = ShallowRequest.FromString(data)
-            observation = read_observation(request.observation)
+            observation, observation_bytes = read_observation(request.observation)
         except DecodeError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}")
         except codec.CodecError as exc:
@@ -144,7 +144,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         match = self._matches.get((request.match_id, request.seat))
         if match is None:  # no StartMatch seen (e.g. this process was restarted): start it now
             match = self._late_start(context, request.match_id, request.seat, observation)
-        match._observing(observation)
+        match._observing(observation, observation_bytes)
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         count = len(request.legal_actions)
         legal = LegalActions._of_request(count, read_legal_actions, data)
