@@ -219,3 +219,38 @@ def test_every_reply_is_read_as_before() -> None:
     assert got[6].index is None and got[6].fault[0] is FaultReason.MALFORMED_REPLY
     assert got[7].fault == (FaultReason.ILLEGAL_ACTION, "action_index -1 is out of range [0, 3)")
     assert client.clock.decisions == asked and not replies
+
+
+def test_ticket_to_ride_flat_events_are_protobufs_bytes_or_left_to_the_codec() -> None:
+    """Every event of whole games, as each seat sees it: the flat writer's bytes are protobuf's
+    (through the codec), or it says None and the codec writes it."""
+    from arena.games.ticket_to_ride_pennsylvania import knowledge as ttr_knowledge
+
+    game = get_game("ticket_to_ride_pennsylvania")
+    written: dict[str, int] = {}
+    for players in range(game.min_players, game.max_players + 1):
+        state = game.new_state(players, 70 + players)
+        rng = random.Random(players)
+        while not state.is_terminal():
+            seat = state.current_seats()[0]
+            state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+        for event in state.events:
+            for seat in range(players):
+                view = ttr_knowledge.public_event(event, seat)
+                want = ttr_wire.event_to_proto(view).SerializeToString(deterministic=True)
+                got = ttr_wire._FLAT_EVENT(view)
+                if got is not None:
+                    assert got == want, view
+                    written[view["type"]] = written.get(view["type"], 0) + 1
+    assert {"claim", "draw_tickets", "keep_tickets", "deal", "turn", "take"} <= written.keys()
+    assert "row" not in written and "refresh" not in written  # their row goes through the codec's conversion
+    flat_event = ttr_fast.FlatEvents(ttr_wire._CODEC.absent, ttr_wire._CODEC.fields)
+    claim = {"type": "claim", "seat": 1, "route": "r", "colour": None, "locomotives": 0, "cards": ["red"],
+             "points": 2, "trains_left": 5}
+    assert flat_event(claim) == ttr_wire.event_to_proto(claim).SerializeToString(
+        deterministic=True)
+    for wrong in ({"seat": -1}, {"seat": True}, {"points": 1 << 40}, {"route": None}, {"cards": ["x", None]},
+                  {"cards": ("x",)}, {"route": "\udc80"}, {"extra": 1}, {"type": "nothing"}, {"type": 3}):
+        assert flat_event({**claim, **wrong}) is None, wrong
+    del claim["points"]
+    assert flat_event(claim) is None

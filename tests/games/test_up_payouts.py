@@ -182,3 +182,29 @@ def test_the_shape_of_a_holding_pays_what_company_payout_pays() -> None:
                 assert paid == company_payout(value, holdings), (value, holdings)
                 checked += 1
     assert checked > 1_000_000 // 10
+
+
+def _positional_payout(number: int, holdings: tuple[int, ...]) -> list[int]:
+    """§7.4 as written: the distinct counts from the highest take the positions in turn; a tie
+    shares the amounts of the positions it takes, rounded down; no share, nothing."""
+    table = UP_TABLE[number - 1]
+    paid = [0] * len(holdings)
+    position = 0
+    for count in sorted(set(holdings), reverse=True):
+        if count <= 0:
+            break
+        group = [i for i, h in enumerate(holdings) if h == count]
+        for i in group:
+            paid[i] = sum(table[position:position + len(group)]) // len(group)
+        position += len(group)
+    return paid
+
+
+def test_the_union_pacific_payout_is_the_positional_rule_on_every_holding() -> None:
+    """Every holding of 1-5 participants with 0-5 shares, and of 6 with 0-3, at every dividend."""
+    from itertools import product
+
+    for players, most in [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5), (6, 3)]:
+        for holdings in product(range(most + 1), repeat=players):
+            for number in range(1, len(UP_TABLE) + 1):
+                assert union_pacific_payout(number, holdings) == _positional_payout(number, holdings), (number, holdings)

@@ -40,6 +40,7 @@ DRAW_DECK = NUM_COMPANIES
 DRAW_UP = NUM_COMPANIES + 1
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
 _HALF = 5  # invest_parts splits a hand's counts into companies 0-4 and 5-10
+assert NUM_SHARE_KINDS == 11 and _HALF == 5  # invest_parts writes its keys out for these
 _MEMO_LIMIT = 1 << 14  # a memo of invest_parts is emptied when it reaches this many hands
 
 
@@ -108,6 +109,8 @@ class ActionTable(ActionTexts):
         #: build_parts[a - build]: (card kind, company, section) of build id a
         self.build_parts = tuple((k, c, sec) for k in range(NUM_CARD_KINDS) for c in range(NUM_COMPANIES)
                                  for sec in range(s))
+        #: build_fits[a - build]: may build id a's card kind build on its section (a wild card, or the section's type)?
+        self.build_fits = tuple(k == WILD or board.section_type[sec] == k for k, _, sec in self.build_parts)
         #: build_options[c][s]: (section type t, id of building c on s with a card of kind t,
         #: id with a wild card): the two build ids company c gains or loses with section s
         self.build_options = tuple(
@@ -177,11 +180,12 @@ class ActionTable(ActionTexts):
         counts, or the set of companies held), and these recur far more often than whole
         hands do; a legal-action list only copies them.
         """
-        key = tuple(hand[:_HALF])
+        # the keys are written out: a tuple display is cheaper than tuple() of a slice
+        key = hand[0], hand[1], hand[2], hand[3], hand[4]  # companies 0 to _HALF - 1
         low = self._low.get(key)
         if low is None:
             low = self._memo_singles(self._low, key, 0)
-        key = tuple(hand[_HALF:])
+        key = hand[5], hand[6], hand[7], hand[8], hand[9], hand[10]  # companies _HALF to UP
         high = self._high.get(key)
         if high is None:
             high = self._memo_singles(self._high, key, _HALF)

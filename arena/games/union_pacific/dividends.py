@@ -88,8 +88,9 @@ class Dividends:
             self.imaginary_cash += gains[self.n]
         self.dividends_paid = number
         # the event's dict (events.dividend) works the holdings and payouts out again from these
-        self._log.append((ev.dividend, number, names, tuple(map(tuple, rows)), tuple(self.trains_on_board),
-                          (*cash, self.imaginary_cash) if self.imaginary is not None else tuple(cash)))
+        if self._log is not None:
+            self._log.append((ev.dividend, number, names, tuple(map(tuple, rows)), tuple(self.trains_on_board),
+                              (*cash, self.imaginary_cash) if self.imaginary is not None else tuple(cash)))
         if number >= self.end_at:
             self._finish(self.termination or Termination.NORMAL)
 
@@ -109,12 +110,14 @@ class Dividends:
         self.share_deck = [DIVIDEND] * dividends
         self.up_stack = 0
         self.imaginary = imaginary
-        self._log.append((ev.imaginary_shareholder, tuple(imaginary)))
+        if self._log is not None:
+            self._log.append((ev.imaginary_shareholder, tuple(imaginary)))
 
     def _stalemate(self) -> None:
         """§8: nothing can ever be built or invested again: pay what is left, end."""
         self.termination = Termination.STALEMATE
-        self._log.append((ev.stalemate, self.dividends_paid))
+        if self._log is not None:
+            self._log.append((ev.stalemate, self.dividends_paid))
         self.pending_dividends = 0
         while self.phase != OVER:
             self._pay(self.dividends_paid + 1)
@@ -122,8 +125,8 @@ class Dividends:
     def _finish(self, termination: Termination) -> None:
         self.termination = termination
         self.phase = OVER
-        outcome = self.outcome()
-        self._log.append((ev.given, {"type": "game_end", **outcome.to_json()}))
+        if self._log is not None:
+            self._log.append((ev.given, {"type": "game_end", **self.outcome().to_json()}))
 
     def outcome(self) -> Outcome:
         if self.phase != OVER or self.termination is None:

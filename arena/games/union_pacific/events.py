@@ -13,6 +13,12 @@ above; any other list (a subclass that watches ``append``, as replay.py's record
 gets each event's dict appended the moment the event happens, as if the engine appended
 the dicts itself.
 
+Once the events of a state with a plain list are read (or :func:`records` is asked), its
+records are kept after they become dicts: :func:`records` gives them all, so the host can
+write its observations from them without building a dict (kit/wire_records.py).  A clone
+keeps them too; a state whose list was assigned with events in it has only its later
+records, and :func:`records` gives None.
+
 The dicts are exactly those the engine used to append directly; see the makers below.
 """
 
@@ -22,7 +28,7 @@ from typing import Any
 
 from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, SHARE_CODES, UP
 from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
-from arena.games.union_pacific.phases import DIVIDEND
+from arena.games.union_pacific.phases import DIVIDEND, RolloutStateError
 from arena.games.union_pacific.phases import counts as _counts
 
 # -- the makers: maker(record, table) -> the event's dict --------------------------------
@@ -195,6 +201,26 @@ class _AtOnce:
         self.events.append(rec[0](rec, self.table))
 
 
+class _Records(list):
+    """A plain-list state's records once its events have been read (or asked for by
+    :func:`records`): all of them, kept after they are turned into dicts.  ``done`` of them
+    are in the state's list of dicts, which held ``base`` dicts before the first of them."""
+
+    __slots__ = ("done", "base")
+
+
+def records(state: Any) -> list[tuple] | None:
+    """Every record of ``state``'s events from the first, in order (the engine keeps adding to
+    this very list), or None when the state does not have them all (its event list was assigned
+    with events in it, or is not a plain list).  Reading them builds no dict: the host writes its
+    observations from them.  A record must not be changed."""
+    log = state._log
+    if type(log) is list and not state._events:
+        log = state._log = _Records(log)
+        log.done = log.base = 0
+    return log if type(log) is _Records and log.base == 0 else None
+
+
 class EventLog:
     """The ``events`` of a state (see the module's docstring); the engine appends records to ``_log``."""
 
@@ -211,16 +237,30 @@ class EventLog:
         two threads must not read one state's events at once (clones are independent).  The
         engine takes no lock: it stays pure."""
         log = self._log
-        if log and type(log) is list:
-            events, table = self._events, self.table
-            for rec in log:
-                events.append(rec[0](rec, table))
-            log.clear()
+        if log:
+            kind = type(log)
+            if kind is _Records:
+                done = log.done
+                if done < len(log):
+                    events, table = self._events, self.table
+                    for i in range(done, len(log)):
+                        rec = log[i]
+                        events.append(rec[0](rec, table))
+                    log.done = len(log)
+            elif kind is list:  # kept from now on (see records)
+                events, table = self._events, self.table
+                kept = self._log = _Records(log)
+                kept.base = len(events)
+                for rec in log:
+                    events.append(rec[0](rec, table))
+                kept.done = len(log)
+        elif log is None:  # a rollout state (state.py's clone) logs nothing
+            raise RolloutStateError("event log")
         return self._events
 
     @events.setter
     def events(self, events: list[dict[str, Any]]) -> None:
-        self.events  # the records so far go to the list being replaced
+        self.events  # the records so far go to the list being replaced (a rollout state raises)
         self._events = events
         self._log = [] if type(events) is list else _AtOnce(events, self.table)
 
@@ -228,4 +268,12 @@ class EventLog:
         """Give a clone its own copies of the event list and the records not yet turned into dicts."""
         other._events = self._events[:]
         log = self._log
-        other._log = log[:] if type(log) is list else []
+        kind = type(log)
+        if kind is _Records:
+            if log.base == 0:  # all of them, so the clone has its records too (see records)
+                kept = other._log = _Records(log)
+                kept.done, kept.base = log.done, 0
+            else:  # only those not read yet
+                other._log = log[log.done:]
+        else:
+            other._log = log[:] if kind is list else []

@@ -7,7 +7,8 @@ enumerating legal actions never recomputes the board:
 * ``free[s]``: the empty neutral spaces of section ``s``; ``open_mask`` has the bits
   (bit ``s`` for section ``s``) of the sections with one.
 * ``has_train[s]``: the companies with a train on ``s`` (bit ``c``); ``own[c]`` the
-  sections with a train of ``c``; ``sections_of[c]`` the same as a sorted tuple.
+  sections with a train of ``c``; ``sections_of[c]`` the same as a sorted tuple (for the views:
+  a rollout state, which gives none, does not keep it).
 * ``in_network[c]``: the cities of company ``c``'s network (bit per city).
 * ``frontier[c]``: the sections ``c`` may reach: touching its network, of a type it
   may use, with an empty neutral space, without a train of ``c`` yet.
@@ -26,6 +27,7 @@ from bisect import bisect_left, insort
 from typing import Any
 
 from arena.games.union_pacific.board import NUM_CARD_KINDS, NUM_COMPANIES, WILD
+from arena.games.union_pacific.phases import RolloutStateError
 
 #: The board fields right after the starting trains are placed, per action table (by id; the
 #: entry holds the table, so an id reused by another table is told apart).  Immutable.
@@ -40,6 +42,19 @@ class Network:
     board: Any
     table: Any
     allowed: Any
+    _sections_of: list[tuple[int, ...]] | None  # None: a rollout state (state.py's clone)
+
+    @property
+    def sections_of(self) -> list[tuple[int, ...]]:
+        """``sections_of[c]``: the sections with a train of company ``c``, a sorted tuple."""
+        sections = self._sections_of
+        if sections is None:
+            raise RolloutStateError("list of each company's sections (sections_of: the views read it)")
+        return sections
+
+    @sections_of.setter
+    def sections_of(self, sections: list[tuple[int, ...]]) -> None:
+        self._sections_of = sections
 
     def _set_up_board(self) -> None:
         """The starting board: laid out the first time for this action table, then copied."""
@@ -116,9 +131,11 @@ class Network:
         self.has_train[s] |= 1 << c
         own = self.own[c] | bit
         self.own[c] = own
-        mine = [*self.sections_of[c], s]
-        mine.sort()
-        self.sections_of[c] = tuple(mine)
+        sections = self._sections_of
+        if sections is not None:  # (a rollout state keeps none)
+            mine = [*sections[c], s]
+            mine.sort()
+            sections[c] = tuple(mine)
         self.trains_on_board[c] += 1
         supply = self.supply
         left = supply[c] = supply[c] - 1

@@ -54,10 +54,10 @@ def company_shape(holdings: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, 
             second = h
     if not top:
         return (), ()
-    leaders = tuple([i for i, h in enumerate(holdings) if h == top])
+    leaders = _holders(holdings, top)
     if len(leaders) > 1 or not second:
         return leaders, ()
-    return leaders, tuple([i for i, h in enumerate(holdings) if h == second])
+    return leaders, _holders(holdings, second)
 
 
 def union_pacific_payout(number: int, holdings: Sequence[int]) -> list[int]:
@@ -66,14 +66,27 @@ def union_pacific_payout(number: int, holdings: Sequence[int]) -> list[int]:
         raise ValueError(f"dividend number must be 1 to {len(UP_TABLE)}, got {number}")
     table = UP_TABLE[number - 1]
     paid = [0] * len(holdings)
-    position = 0  # 0-based position the next group starts at
-    for count in sorted(set(holdings), reverse=True):
-        if count <= 0:
-            break
-        group = holdings.count(count)  # tied: they share the amounts of the positions they take
-        _give(paid, holdings, count, sum(table[position:position + group]) // group)
-        position += group
+    if not table[0]:  # the first dividend pays nothing (the table's rows are in decreasing order)
+        return paid
+    ranked = sorted(holdings, reverse=True)
+    i = 0
+    for count in holdings:
+        if count > 0:
+            position = ranked.index(count)  # 0-based: the holders of more shares take the positions before
+            group = ranked.count(count)  # tied: they share the amounts of the positions they take
+            paid[i] = sum(table[position:position + group]) // group
+        i += 1
     return paid
+
+
+def _holders(holdings: Sequence[int], count: int) -> tuple[int, ...]:
+    """The indexes of the holders of exactly ``count`` shares, in order (C calls, no comprehension)."""
+    i = holdings.index(count)
+    found = [i]
+    for _ in range(holdings.count(count) - 1):
+        i = holdings.index(count, i + 1)
+        found.append(i)
+    return tuple(found)
 
 
 def _give(paid: list[int], holdings: Sequence[int], count: int, amount: int) -> None:

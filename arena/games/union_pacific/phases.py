@@ -17,10 +17,19 @@ PHASE_NAMES = ("first_invest", "main", "draw_share", "exchange", "none")
 PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
 
+class RolloutStateError(RuntimeError):
+    """A rollout state (``clone(rollout=True)``) was asked for what it does not keep: its event log
+    or its history."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"this Union Pacific state is a rollout state (made by clone(rollout=True)): it keeps no "
+                         f"{what}, so it has none to give; use clone() without rollout=True for a state that does")
+
+
 def counts(values: list[int], names: tuple[str, ...]) -> dict[str, int]:
     """``{names[i]: values[i]}`` for the values that are not 0 (a hand, holdings)."""
     return {names[i]: n for i, n in enumerate(values) if n}
 
 
 __all__ = ["DIVIDEND", "DRAW_SHARE", "EXCHANGE", "FIRST_INVEST", "MAIN", "OVER", "PARTICIPANTS", "PHASE_NAMES",
-           "counts"]
+           "RolloutStateError", "counts"]

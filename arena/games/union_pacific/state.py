@@ -12,7 +12,6 @@ incrementally) is in network.py.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from itertools import compress
 from typing import Any
 
@@ -46,6 +45,7 @@ from arena.games.union_pacific.phases import (
     MAIN,
     OVER,
     PHASE_NAMES,
+    RolloutStateError,
 )
 from arena.games.union_pacific.views import Views
 
@@ -54,17 +54,21 @@ _KIND_RANGE = range(NUM_CARD_KINDS)
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
 
 
-class _HeldKinds(dict):
-    """_HELD_KINDS[track hand]: the kinds of card a hand of track counts holds (a tuple), memoised."""
-
-    def __missing__(self, hand: tuple[int, ...]) -> tuple[int, ...]:
-        if len(self) >= 1 << 12:
-            self.clear()
-        self[hand] = held = tuple(k for k in _KIND_RANGE if hand[k])
-        return held
+#: _HELD_KINDS[track hand]: the kinds of card a hand of track counts holds (a tuple), memoised by
+#: _held_kinds.  A plain dict, not a subclass with __missing__: a subclass's ``[]`` goes through a
+#: method lookup (about 4x the instructions of a dict's).
+_HELD_KINDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+assert NUM_CARD_KINDS == 5  # legal_actions writes its key out for five kinds
 
 
-_HELD_KINDS = _HeldKinds()
+def _held_kinds(hand: tuple[int, ...]) -> tuple[int, ...]:
+    if len(_HELD_KINDS) >= 1 << 12:
+        _HELD_KINDS.clear()
+    _HELD_KINDS[hand] = held = tuple(k for k in _KIND_RANGE if hand[k])
+    return held
+
+#: _ONE_SEAT[seat]: ``(seat,)``, the current seats when one seat decides (made once, not per call)
+_ONE_SEAT = tuple((seat,) for seat in range(8))
 
 
 
@@ -76,9 +80,9 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     # hold) CPython 3.11 would give every state a dict of its own and could not specialise
     # ``self.x`` or ``self.method()``; slots make each a fixed offset.  clone() copies them all.
     __slots__ = (
-        "board", "table", "n", "seed", "variant", "_rng", "_rng_state", "_events", "_log", "history", "end_at",
+        "board", "table", "n", "seed", "variant", "_rng", "_rng_state", "_events", "_log", "_history", "end_at",
         # network.py
-        "allowed", "builds", "free", "has_train", "open_mask", "sections_of", "trains_on_board", "supply",
+        "allowed", "builds", "free", "has_train", "open_mask", "_sections_of", "trains_on_board", "supply",
         "in_network", "frontier", "own",
         # cards, shares, cash
         "track_deck", "track_discard", "hand_track", "hand_shares", "invested", "cash", "up_stack",
@@ -105,7 +109,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         self._rng_state: tuple | None = None  # the generator's state while _rng is None (see rng)
         self._events: list[dict[str, Any]] = []  # see events.py: read through ``events``
         self._log: Any = []  # the records of the events not yet read
-        self.history: list[tuple[int, int]] = []  # (seat, action) in the order applied
+        self._history: list[tuple[int, int]] | None = []  # read through ``history``; None: a rollout state
         self.end_at = 3 if players == 2 else 4
 
         # Board: starting trains (§3.1) and the bookkeeping of network.py.
@@ -161,15 +165,36 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
     def current_seats(self) -> tuple[int, ...]:
         phase = self.phase
         if FIRST_INVEST < phase < OVER:  # one seat decides
-            return (self.current,)
+            return _ONE_SEAT[self.current]
         if phase == FIRST_INVEST:
             return tuple(s for s in range(self.n) if self.picks[s] is None)
         return ()
 
     @property
     def decisions(self) -> int:
-        """The number of actions applied."""
+        """The number of actions applied (a rollout state raises RolloutStateError: it keeps no history)."""
         return len(self.history)
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """``(seat, action)`` of every action applied, in order (the same list every time).  A rollout
+        state keeps none: reading it raises :class:`~arena.games.union_pacific.phases.RolloutStateError`."""
+        history = self._history
+        if history is None:
+            raise RolloutStateError("history")
+        return history
+
+    @history.setter
+    def history(self, history: list[tuple[int, int]]) -> None:
+        if self._history is None:
+            raise RolloutStateError("history")
+        self._history = history
+
+    @property
+    def rollout(self) -> bool:
+        """Is this a rollout state (``clone(rollout=True)``): one that keeps no event log, no history and
+        no ``sections_of``?"""
+        return self._history is None
 
     def decision_kind(self, seat: int) -> str:
         return PHASE_NAMES[self.phase] if seat in self.current_seats() else "none"
@@ -179,10 +204,28 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
 
     def legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
-        if phase == MAIN:
+        if phase == MAIN:  # builds, then investments, each by the kind of track card discarded: sorted ids
             if seat != self.current:
                 return []
-            return self._main_actions(seat)
+            hand = self.hand_track[seat]
+            key = hand[0], hand[1], hand[2], hand[3], hand[4]  # (cheaper than tuple(hand))
+            try:
+                held = _HELD_KINDS[key]
+            except KeyError:  # a hand not met yet
+                held = _held_kinds(key)
+            builds = self.builds
+            out: list[int] = []
+            for k in held:
+                out += builds[k]
+            low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
+            for k in held:
+                out += low[k]
+                out += high[k]
+                out += pairs[k]
+            if not out:  # no build and no share in hand: discard a card
+                base = self.table.pass_
+                out = [base + k for k in held]
+            return out
         if phase == DRAW_SHARE:
             if seat != self.current:
                 return []
@@ -190,7 +233,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             companies = 0
             for c in self.display:
                 companies |= 1 << c
-            out = list(table.display_draw_ids[companies])
+            out = [*table.display_draw_ids[companies]]
             if self.share_deck:
                 out.append(table.draw_ids[DRAW_DECK])
             if self.up_stack:
@@ -205,23 +248,6 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 return []
             return list(compress(_SHARE_RANGE, self.hand_shares[seat]))
         return []
-
-    def _main_actions(self, seat: int) -> list[int]:
-        """Builds, then investments, each by the kind of track card discarded: sorted ids."""
-        held = _HELD_KINDS[tuple(self.hand_track[seat])]
-        builds = self.builds
-        out: list[int] = []
-        for k in held:
-            out += builds[k]
-        low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
-        for k in held:
-            out += low[k]
-            out += high[k]
-            out += pairs[k]
-        if not out:  # no build and no share in hand: discard a card
-            base = self.table.pass_
-            out = [base + k for k in held]
-        return out
 
     def apply_action(self, seat: int, action: int) -> None:
         if type(action) is not int:  # not bool, float or str: exactly an action id
@@ -252,7 +278,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 if not table.exchange <= action < table.size:
                     raise IllegalActionError(self._wrong_kind(action, "exchange a share or not"))
                 self._apply_exchange(seat, action - table.exchange)
-        self.history.append((seat, action))
+        if self._history is not None:
+            self._history.append((seat, action))
 
     def _wrong_kind(self, action: int, expected: str) -> str:
         try:
@@ -273,13 +300,14 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         if not self.hand_shares[seat][action]:
             raise IllegalActionError(f"first-invest {SHARE_CODES[action]}: seat {seat} holds no {SHARE_CODES[action]} share")
         self.picks[seat] = action
-        if any(p is None for p in self.picks):
+        if None in self.picks:  # (a seat yet to choose)
             return
         for s, c in enumerate(self.picks):
             self.hand_shares[s][c] -= 1
             self.invested[s][c] += 1
         self.hand_share_total -= self.n
-        self._log.append((ev.first_investment, tuple(self.picks)))
+        if self._log is not None:
+            self._log.append((ev.first_investment, tuple(self.picks)))
         self._lay_out_shares()
         self.current = self.n - 1  # so that seat 0 takes the first turn
         self._end_turn()
@@ -288,11 +316,13 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         """Display (§3.5) and share deck (§3.6), from the shares not dealt."""
         pool = self._pool
         self.display = [pool.pop() for _ in range(4)]
-        self._log.append((ev.display, tuple(self.display)))
+        if self._log is not None:
+            self._log.append((ev.display, tuple(self.display)))
         while len(self.display) == 4 and len(set(self.display)) == 1:
             self._box_four()
             self.display = [pool.pop() for _ in range(min(4, len(pool)))]
-            self._log.append((ev.display, tuple(self.display)))
+            if self._log is not None:
+                self._log.append((ev.display, tuple(self.display)))
         top_down: list[int] = []
         if self.variant == "standard":
             groups = [pool[:6], pool[6:24] + [DIVIDEND], pool[24:] + [DIVIDEND] * 3]
@@ -315,7 +345,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         top_down.reverse()
         self.share_deck = top_down
         self._pool = []
-        self._log.append((ev.share_deck, tuple(top_down)))
+        if self._log is not None:
+            self._log.append((ev.share_deck, tuple(top_down)))
 
     # -- a turn (§4) --------------------------------------------------------------
 
@@ -331,7 +362,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         card = deck.pop()
         self.hand_track[seat][card] += 1
         self.phase = MAIN
-        self._log.append((ev.turn, turn, seat, card))
+        if self._log is not None:
+            self._log.append((ev.turn, turn, seat, card))
         if not deck:
             self._reshuffle_track()
 
@@ -339,20 +371,24 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         """§4.1: the draw that took the last track card shuffles the discards into a new deck
         at once, so the card discarded later in this turn starts the new discard pile.  (The
         discards are never empty then: 40 cards, at most 6 hands of 3 and the drawer's 4th.)"""
-        deck = [k for k in range(NUM_CARD_KINDS) for _ in range(self.track_discard[k])]
+        deck: list[int] = []
+        for k, discarded in enumerate(self.track_discard):
+            deck += [k] * discarded
         shuffle(self.rng, deck)
         self.track_deck = deck
         self.track_discard = [0] * NUM_CARD_KINDS
-        self._log.append((ev.reshuffle, len(deck)))
+        if self._log is not None:
+            self._log.append((ev.reshuffle, len(deck)))
 
     # -- build (§5) ---------------------------------------------------------------
 
     def _apply_build(self, seat: int, action: int) -> None:
-        k, c, s = self.table.build_parts[action - self.table.build]
-        ids = self.builds[k]
-        i = bisect_left(ids, action)
+        table = self.table
+        i = action - table.build
+        k, c, s = table.build_parts[i]
         hand = self.hand_track[seat]
-        if i == len(ids) or ids[i] != action or not hand[k]:
+        # legal: what builds_from_scratch asks (the frontier holds the free sections c may use, without its train)
+        if not (hand[k] and self.frontier[c] >> s & 1 and self.supply[c] and table.build_fits[i]):
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         hand[k] -= 1
@@ -362,11 +398,13 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         if not free[s]:
             self._fill(s)
         self._place(c, s)
-        self._log.append((ev.build, seat, k, c, s, self.trains_on_board[c] + 1))
+        if self._log is not None:
+            self._log.append((ev.build, seat, k, c, s, self.trains_on_board[c] + 1))
         if self.display or self.share_deck or self.up_stack:
             self.phase = DRAW_SHARE
         else:
-            self._log.append((ev.draw_skipped, seat))
+            if self._log is not None:
+                self._log.append((ev.draw_skipped, seat))
             self._end_turn()  # nothing to draw; and with the UP stack empty, no exchange
 
     def _build_problem(self, seat: int, k: int, c: int, s: int) -> str | None:
@@ -397,13 +435,15 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 return card
             self.dividends_revealed += 1
             self.pending_dividends += 1
-            self._log.append((ev.dividend_revealed, self.dividends_revealed))
+            if self._log is not None:
+                self._log.append((ev.dividend_revealed, self.dividends_revealed))
         return None
 
     def _box_four(self) -> None:
         c = self.display[0]
         self.boxed_four[c] += 4
-        self._log.append((ev.four_of_a_kind, c))
+        if self._log is not None:
+            self._log.append((ev.four_of_a_kind, c))
 
     def _four_of_a_kind(self) -> None:
         display = self.display
@@ -415,7 +455,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 if card is None:
                     break
                 display.append(card)
-            self._log.append((ev.display, tuple(display)))
+            if self._log is not None:
+                self._log.append((ev.display, tuple(display)))
 
     def _apply_draw(self, seat: int, what: int) -> None:
         hand = self.hand_shares[seat]
@@ -426,14 +467,16 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             if card is not None:
                 hand[card] += 1
                 self.hand_share_total += 1
-            self._log.append((ev.draw_deck, seat, card))
+            if self._log is not None:
+                self._log.append((ev.draw_deck, seat, card))
         elif what == DRAW_UP:
             if not self.up_stack:
                 raise IllegalActionError("draw up: the Union Pacific stack is empty")
             self.up_stack -= 1
             hand[UP] += 1
             self.hand_share_total += 1
-            self._log.append((ev.draw_up, seat))
+            if self._log is not None:
+                self._log.append((ev.draw_up, seat))
         else:
             display = self.display
             try:
@@ -443,13 +486,15 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                     f"draw display {COMPANIES[what]}: no {COMPANIES[what]} share in the display") from None
             hand[what] += 1
             self.hand_share_total += 1
-            self._log.append((ev.draw_display, seat, what))
+            if self._log is not None:
+                self._log.append((ev.draw_display, seat, what))
             card = self._deck_card()
             if card is None:
                 del display[slot]
             else:
                 display[slot] = card
-            self._log.append((ev.refill, card))
+            if self._log is not None:
+                self._log.append((ev.refill, card))
             if len(display) == 4 and display[0] == display[1] == display[2] == display[3]:
                 self._four_of_a_kind()
         if self.pending_dividends:
@@ -471,7 +516,8 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             hand[UP] += 1
             self.up_stack -= 1
             self.boxed_exchange[c] += 1
-            self._log.append((ev.exchange, seat, c))
+            if self._log is not None:
+                self._log.append((ev.exchange, seat, c))
         self._end_turn()
 
     # -- invest and pass (§6, §4) -------------------------------------------------
@@ -495,18 +541,20 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         self.hand_share_total -= table.combo_sizes[combo]
         track[k] -= 1
         self.track_discard[k] += 1
-        self._log.append((ev.invest, seat, combo, k))
+        if self._log is not None:
+            self._log.append((ev.invest, seat, combo, k))
         self._end_turn()
 
     def _apply_pass(self, seat: int, action: int) -> None:
         k = action - self.table.pass_
         if not self.hand_track[seat][k]:
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} holds no such card")
-        if self._main_actions(seat)[0] < self.table.pass_:
+        if self.legal_actions(seat)[0] < self.table.pass_:  # (MAIN, and seat is the current seat)
             raise IllegalActionError(f"pass discard {self.board.card_kinds[k]}: seat {seat} can build or invest, so may not pass")
         self.hand_track[seat][k] -= 1
         self.track_discard[k] += 1
-        self._log.append((ev.pass_, seat, k))
+        if self._log is not None:
+            self._log.append((ev.pass_, seat, k))
         self._end_turn()
 
     @property
@@ -520,9 +568,17 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             self._rng_state = None
         return rng
 
-    def clone(self, rng: random.Random | None = None) -> "UnionPacificState":
+    def clone(self, rng: random.Random | None = None, rollout: bool = False) -> "UnionPacificState":
         """An independent copy.  With ``rng``, the copy uses that generator for its later
-        shuffles instead of a copy of this state's own."""
+        shuffles instead of a copy of this state's own.
+
+        With ``rollout=True`` the copy is a *rollout state*: it plays exactly as this one would
+        (the same legal actions, the same outcome), but keeps no event log, no history and no
+        ``sections_of`` (only the views read it), which makes it cheaper to copy and to play on (a
+        search's playouts never read them).  Reading its ``events``, ``history``, ``decisions``,
+        ``sections_of`` or an ``observation`` raises
+        :class:`~arena.games.union_pacific.phases.RolloutStateError`; ``rollout`` says which kind a
+        state is.  A rollout state's clones are rollout states."""
         other = object.__new__(UnionPacificState)
         # the fields that are never changed in place (ints, strings, immutable tables): shared
         other.board, other.table, other.n, other.seed, other.variant = self.board, self.table, self.n, self.seed, self.variant
@@ -538,8 +594,11 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 self._rng_state = self._rng.getstate()
                 self._rng = None
             other._rng, other._rng_state = None, self._rng_state
-        self._copy_log_to(other)
-        other.history = self.history[:]
+        if rollout or self._history is None:
+            other._events = other._log = other._history = None
+        else:
+            self._copy_log_to(other)
+            other._history = self._history[:]
         other.builds = [ids[:] for ids in self.builds]
         other.free = self.free[:]
         other.has_train = self.has_train[:]
@@ -548,7 +607,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         other.in_network = self.in_network[:]
         other.frontier = self.frontier[:]
         other.own = self.own[:]
-        other.sections_of = self.sections_of[:]
+        other._sections_of = None if other._history is None else self._sections_of[:]
         other.track_deck = self.track_deck[:]
         other.track_discard = self.track_discard[:]
         other.hand_track = [row[:] for row in self.hand_track]

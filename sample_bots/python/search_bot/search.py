@@ -323,7 +323,7 @@ def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_coun
     if len(alive) > PRIOR_KEEP and (horizon is None or horizon > 0):
         looks = {}
         for i in alive:
-            state = first.clone(rng=first.rng)
+            state = first.clone(rng=first.rng, rollout=True)
             state.apply_action(seat, actions[i])
             looks[i] = evaluate(state, seat)
         alive = sorted(alive, key=lambda i: -looks[i])[:PRIOR_KEEP]
@@ -334,7 +334,7 @@ def choose(model: Any, budget_s: float, rng: random.Random, clock=time.perf_coun
     seed = rng.getrandbits(32)
     while True:
         for i in alive:
-            state = sample.clone(rng=sample.rng)
+            state = sample.clone(rng=sample.rng, rollout=True)
             state.apply_action(seat, actions[i])
             # the same playout dice for every candidate of a round: they differ only by the action
             totals[i] += rollout(state, seat, tab, random.Random(seed), HORIZON if horizon is None else horizon)

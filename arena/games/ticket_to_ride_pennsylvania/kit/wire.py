@@ -93,6 +93,8 @@ _CODEC = DictCodec(
 
 # ------------------------------------------------------------------------ events
 
+#: Flat events (ints and strings only) written without a protobuf message.
+_FLAT_EVENT = _fast.FlatEvents(_CODEC.absent, _CODEC.fields)
 _EVENT_FIELDS = {field.name: field.message_type for field in _Event.DESCRIPTOR.fields}
 _GAME_END_KEYS = ("type", "cash", "places", "termination", "extra")
 
@@ -323,8 +325,10 @@ def _event_entry(event: Any, i: int) -> bytes:
     key = _event_key(event)
     data = _EVENT_BYTES.get(key) if key is not None else None
     if data is None:
-        data = length_prefixed(_EVENTS_TAG, event_to_proto(event, f"observation.public_events[{i}]")
-                               .SerializeToString(deterministic=True))
+        body = _FLAT_EVENT(event) if type(event) is dict else None
+        if body is None:
+            body = event_to_proto(event, f"observation.public_events[{i}]").SerializeToString(deterministic=True)
+        data = length_prefixed(_EVENTS_TAG, body)
         if key is not None:
             if len(_EVENT_BYTES) >= _EVENT_CACHE_LIMIT:
                 _EVENT_BYTES.clear()

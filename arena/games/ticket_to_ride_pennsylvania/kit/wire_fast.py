@@ -179,5 +179,93 @@ def packed_owners(field_tag: bytes, owners: Any) -> bytes | None:
         return None
 
 
-__all__ = ["HAND_TAG", "KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "length_prefixed", "packed_owners",
+__all__ = ["FlatEvents", "HAND_TAG", "KNOWN_TAG", "PLAYERS_TAG", "count_entries", "count_map", "length_prefixed", "packed_owners",
            "player_entry", "shares", "small_ints", "strings"]
+
+
+# ---------------------------------------------------------------------- flat events
+
+_Event = bot_pb2.TicketToRidePennsylvaniaEvent
+
+
+def _flat_steps(member: Any, absent: frozenset[str], overridden: Any) -> tuple[Any, ...] | None:
+    """(the member's tag, its keys that must be there, all its keys, each field's (name, number,
+    kind, presence) by number) for a member message of ints, strings and repeated strings, none
+    with a codec override; None for any other (the codec writes it)."""
+    message = member.message_type
+    prefix = message.full_name[len(message.file.package) + 1:]
+    steps = []
+    for field in sorted(message.fields, key=lambda f: f.number):
+        if f"{prefix}.{field.name}" in overridden:
+            return None
+        if field.type == field.TYPE_INT32 and not field.is_repeated:
+            kind = "int"
+        elif field.type == field.TYPE_STRING:
+            kind = "strings" if field.is_repeated else "str"
+        else:
+            return None
+        steps.append((field.name, tag(field.number, 0 if kind == "int" else 2), kind, field.has_presence))
+    names = frozenset(step[0] for step in steps)
+    required = frozenset(name for name in names if f"{prefix}.{name}" not in absent)
+    return tag(member.number, 2), required | {"type"}, names | {"type"}, tuple(steps)
+
+
+class FlatEvents:
+    """The ``TicketToRidePennsylvaniaEvent`` bytes of flat event dicts (every field an int, a
+    string or a list of strings), as protobuf's deterministic serialization writes them, for one
+    codec: ``absent`` and ``overridden`` are its keys that may be absent and its converted fields.
+    Each event type's layout is worked out once, on its first event."""
+
+    __slots__ = ("_absent", "_overridden", "_specs")
+
+    def __init__(self, absent: frozenset[str], overridden: Any) -> None:
+        self._absent, self._overridden = absent, overridden
+        self._specs: dict[str, tuple[Any, ...] | None] = {}
+
+    def __call__(self, event: Any) -> bytes | None:
+        """``event``'s bytes; None for anything else (another type, a key missing or unknown, a
+        None where the field has no presence, a negative or non-int number, a non-str string):
+        the codec then encodes it or names the problem."""
+        kind = event.get("type")
+        if type(kind) is not str:
+            return None
+        specs = self._specs
+        spec = specs.get(kind, specs)
+        if spec is specs:
+            member = _Event.DESCRIPTOR.fields_by_name.get(kind)
+            spec = specs[kind] = None if member is None else _flat_steps(member, self._absent, self._overridden)
+        if spec is None:
+            return None
+        member_tag, required, allowed, steps = spec
+        keys = event.keys()
+        if not required <= keys <= allowed:
+            return None
+        try:
+            return _flat_bytes(event, keys, member_tag, steps)
+        except UnicodeEncodeError:
+            return None
+
+
+def _flat_bytes(event: Any, keys: Any, member_tag: bytes, steps: tuple[Any, ...]) -> bytes | None:
+    parts = []
+    for name, field_tag, kind, presence in steps:
+        value = event.get(name)
+        if value is None:
+            if name in keys and not presence:
+                return None
+            continue
+        if kind == "int":
+            if type(value) is not int or not 0 <= value < _LIMIT:
+                return None
+            if value or presence:
+                parts.append(field_tag + SMALL_VARINTS[value])
+        elif kind == "str":
+            if type(value) is not str:
+                return None
+            if value or presence:
+                parts.append(length_prefixed(field_tag, value.encode()))
+        else:
+            if type(value) is not list or not all(type(v) is str for v in value):
+                return None
+            parts.extend([length_prefixed(field_tag, v.encode()) for v in value])
+    return length_prefixed(member_tag, b"".join(parts))

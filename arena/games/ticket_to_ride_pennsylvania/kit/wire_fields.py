@@ -65,8 +65,10 @@ class FieldsWriter:
     def __init__(self) -> None:
         #: _kept[name or (name, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows[s]: the players entry of seat s: (key, its maps' key, the maps' bytes or None, bytes)
-        self._rows: list[tuple[Any, Any, bytes | None, bytes]] = []
+        #: _rows[s]: the players entry of seat s: ((trains, route points, cards, tickets), a copy of its
+        #: share numbers, their bytes, a copy of its known counts, their bytes, the entry's bytes);
+        #: a map's bytes None: unexpected (the row goes to the codec)
+        self._rows: list[tuple[Any, list[list[int]], bytes | None, list[int], bytes | None, bytes]] = []
 
     def _keyed(self, name: Any, key: Any, make: Callable[[], bytes]) -> bytes:
         seen = self._kept.get(name)
@@ -76,28 +78,38 @@ class FieldsWriter:
         self._kept[name] = (key, data)
         return data
 
+    def _listed(self, name: str, values: list[Any], make: Callable[[], bytes]) -> bytes:
+        """:meth:`_keyed` for a field made of one engine list alone: compared, list to list, with a
+        copy of the list its kept bytes were made of (no key built)."""
+        seen = self._kept.get(name)
+        if seen is not None and seen[0] == values:
+            return seen[1]
+        copy = list(values)
+        data = make()
+        self._kept[name] = (copy, data)
+        return data
+
     def write(self, state: Any, seat: int, events: bytes) -> bytes:
         """The observation's bytes with ``events`` as its ``public_events`` entries."""
         board = state.board
         names = state.kind_names
         phase = state.phase
-        keyed = self._keyed
+        keyed, listed = self._keyed, self._listed
         in_offer = phase == INITIAL or phase == KEEP
         offer = tuple(state.offers[seat]) if in_offer else ()
         pick = state.picks[seat] if phase == INITIAL else None
         ids = board.ticket_ids
         n = state.n
-        owner = tuple(state.owner)
         parts = [
             _atom("seat", seat), _atom("num_players", n), _atom("variant", state.variant),
             _atom("decision", state.decision_kind(seat)),
             _atom("current_seat", None if phase == INITIAL or phase == OVER else state.current),
             _atom("turn", state.turn), _atom("train_deck", len(state.deck)),
             _atom("ticket_deck", len(state.ticket_deck)),
-            keyed("discard", tuple(state.discard), lambda: _discard(state, names)),
-            keyed("row", tuple(state.row), lambda: _strings("row", state._row_names(), empty_for_none=True)),
-            keyed("routes", owner, lambda: _routes(owner)),
-            keyed("share_piles", tuple(state.taken), lambda: _field("share_piles", _piles(state))),
+            listed("discard", state.discard, lambda: _discard(state, names)),
+            listed("row", state.row, lambda: _strings("row", state._row_names(), empty_for_none=True)),
+            listed("routes", state.owner, lambda: _routes(tuple(state.owner))),
+            listed("share_piles", state.taken, lambda: _share_piles(state)),
         ]
         offered = tuple(state.share_offer()) if phase == SHARE or phase == NEUTRAL else ()
         parts.append(keyed("share_offer", offered, lambda: _strings(
@@ -131,30 +143,39 @@ class FieldsWriter:
         return b"".join(parts)
 
     def _players(self, state: Any) -> bytes:
-        """The ``players`` entries, each written again only when its seat's numbers change."""
+        """The ``players`` entries, each written again only when its seat's numbers change.
+
+        A row's maps (its share numbers and known cards) change less often than its counts:
+        each seat's are compared, list to list, with copies of what its kept bytes were made
+        of (no key is built for them), and written again (by value, :func:`_shares_of`,
+        :func:`_known_of`) only when they differ."""
         board, names, rows = state.board, state.kind_names, self._rows
-        keys = list(zip(state.trains, state.route_points, map(sum, state.hands), map(len, state.tickets),
-                        [tuple(map(tuple, held)) for held in state.shares[:state.n]], map(tuple, state.known)))
-        seen = self._kept.get("players")
-        if seen is not None and seen[0] == keys:
-            return seen[1]
-        for s, key in enumerate(keys):
+        heads = list(zip(state.trains, state.route_points, map(sum, state.hands), map(len, state.tickets)))
+        shares, known = state.shares, state.known
+        parts = []
+        for s, head in enumerate(heads):
+            held, cards = shares[s], known[s]
             kept = rows[s] if s < len(rows) else None
-            if kept is not None and kept[0] == key:
-                continue
-            # A row's maps (its share numbers and known cards) change less often than its counts:
-            # they are kept per seat with the (share numbers, known counts) they are made of.
-            tail_key = key[4:]
-            tail = kept[2] if kept is not None and kept[1] == tail_key else _tail(board, names, tail_key)
-            data = _row(board, names, s, key, tail)
-            if kept is not None:
-                rows[s] = (key, tail_key, tail, data)
+            if kept is None:
+                held_copy, shares_bytes = _shares_of(board, held)
+                cards_copy, known_bytes = _known_of(names, cards)
             else:
-                rows.append((key, tail_key, tail, data))
-        del rows[len(keys):]
-        data = b"".join([row[3] for row in rows])
-        self._kept["players"] = (keys, data)
-        return data
+                same_held, same_cards = kept[1] == held, kept[3] == cards
+                if same_held and same_cards and kept[0] == head:
+                    parts.append(kept[5])
+                    continue
+                held_copy, shares_bytes = kept[1:3] if same_held else _shares_of(board, held)
+                cards_copy, known_bytes = kept[3:5] if same_cards else _known_of(names, cards)
+            tail = None if shares_bytes is None or known_bytes is None else shares_bytes + known_bytes
+            data = _row(board, names, s, (*head, held_copy, cards_copy), tail)
+            row = (head, held_copy, shares_bytes, cards_copy, known_bytes, data)
+            if kept is not None:
+                rows[s] = row
+            else:
+                rows.append(row)
+            parts.append(data)
+        del rows[len(heads):]
+        return b"".join(parts)
 
 
 #: Value-keyed tables (the same key is the same bytes whoever asks; emptied past _LIMIT): a player
@@ -164,6 +185,7 @@ _LIMIT = 1 << 14
 _SHARES: dict[Any, bytes | None] = {}
 _KNOWN: dict[Any, bytes | None] = {}
 _HANDS: dict[Any, bytes] = {}  # the ``hand`` field by (kind names, counts)
+_PILES: dict[Any, bytes | None] = {}  # the ``share_piles`` field by (companies, share counts, taken)
 _MISSING: Any = object()
 
 
@@ -177,18 +199,23 @@ def _part(table: dict[Any, bytes | None], key: Any, make: Callable[[], bytes | N
     return data
 
 
-def _tail(board: Any, names: tuple[str, ...], tail_key: tuple[Any, ...]) -> bytes | None:
-    """A players entry's ``shares`` and ``known_cards`` bytes from (share numbers, known counts),
-    kept by value; None if either is unexpected."""
-    held, known = tail_key
-    shares = _part(_SHARES, (board.companies, held), lambda: fast.shares(_holdings(board, held)))
-    known_bytes = _part(_KNOWN, (names, known), lambda: fast.count_entries(fast.KNOWN_TAG, names, known))
-    return None if shares is None or known_bytes is None else shares + known_bytes
+def _shares_of(board: Any, held: list[list[int]]) -> tuple[list[list[int]], bytes | None]:
+    """(a copy of a row's share numbers, its ``shares`` entries' bytes, kept by value; None if unexpected)."""
+    copy = [list(numbers) for numbers in held]
+    key = tuple(map(tuple, copy))
+    return copy, _part(_SHARES, (board.companies, key), lambda: fast.shares(_holdings(board, key)))
+
+
+def _known_of(names: tuple[str, ...], cards: list[int]) -> tuple[list[int], bytes | None]:
+    """(a copy of a row's known counts, its ``known_cards`` entries' bytes, kept by value; None if unexpected)."""
+    copy = list(cards)
+    key = tuple(copy)
+    return copy, _part(_KNOWN, (names, key), lambda: fast.count_entries(fast.KNOWN_TAG, names, key))
 
 
 def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...], tail: bytes | None) -> bytes:
     """Seat ``seat``'s ``players`` entry from (trains, route points, cards, tickets, share numbers, known
-    counts) and its maps' bytes (:func:`_tail`): the fast writers' bytes; the codec's for anything
+    counts) and its maps' bytes (:func:`_shares_of`, :func:`_known_of`): the fast writers' bytes; the codec's for anything
     unexpected (which names what is wrong)."""
     trains, points, cards, tickets, held, known = key
     head = fast.small_ints((seat, trains, points, cards, tickets))
@@ -202,6 +229,13 @@ def _row(board: Any, names: tuple[str, ...], seat: int, key: tuple[Any, ...], ta
 def _holdings(board: Any, held: tuple[tuple[int, ...], ...]) -> dict[str, list[int]]:
     companies = board.companies
     return {companies[c]: list(numbers) for c, numbers in enumerate(held) if numbers}
+
+
+def _share_piles(state: Any) -> bytes:
+    """The ``share_piles`` field, kept by value: (the companies, their share counts, the shares taken)."""
+    board = state.board
+    key = (board.companies, tuple(board.company_shares), tuple(state.taken))
+    return _part(_PILES, key, lambda: _field("share_piles", _piles(state)))  # type: ignore[return-value]
 
 
 def _piles(state: Any) -> dict[str, dict[str, Any]]:

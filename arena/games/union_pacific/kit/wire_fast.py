@@ -257,6 +257,11 @@ def _event_key(event: Mapping[str, Any]) -> Any:
 _EVENT_MEMBER_TAG = {field.name: _tag(field.number, 2) for field in bot_pb2.UnionPacificEvent.DESCRIPTOR.fields}
 
 
+#: FIELD_WRITERS[kind]: (the number of required fields, each field's writer in the order of
+#: EVENT_KEYS: required then optional), for the types whose fields are all flat (not the dividend).
+FIELD_WRITERS: dict[str, tuple[int, tuple[Callable[[Any], bytes], ...]]] = {}
+
+
 def _event_writer(kind: str) -> Callable[[Mapping[str, Any]], bytes] | None:
     """A fast writer for the body of one event type: its fields are ints, strings, string lists
     and count maps (None for the dividend, whose nested payouts protobuf writes)."""
@@ -285,6 +290,7 @@ def _event_writer(kind: str) -> Callable[[Mapping[str, Any]], bytes] | None:
         steps.append((name, write))
     keys = frozenset(("type", *required))
     allowed = keys | frozenset(optional)
+    FIELD_WRITERS[kind] = (len(required), tuple(write for _, write in steps))
 
     def write_event(event: Mapping[str, Any]) -> bytes:
         if not keys <= event.keys() <= allowed:

@@ -26,9 +26,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games.union_pacific import events as ev
 from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import COMPANIES, NUM_CARD_KINDS, NUM_COMPANIES, SHARE_CODES
 from arena.games.union_pacific.kit import wire_fast as fast
+from arena.games.union_pacific.kit.wire_records import record_entries
+from arena.games.union_pacific.record_knowledge import RecordKnowledge
 from arena.games.union_pacific.state import FIRST_INVEST, OVER, UnionPacificState
 from arena.protocol.event_windows import EventWindows
 from arena.protocol.wirebytes import length_prefixed
@@ -50,8 +53,15 @@ def _display(state: Any) -> bytes:
 
 
 def _discards(state: Any) -> bytes:
-    kinds, discards = state.board.card_kinds, state.track_discard
-    return fast.field_bytes("track_discards", {kinds[k]: discards[k] for k in range(NUM_CARD_KINDS)})
+    """The ``track_discards`` field from the kinds' names and counts, kept by that value."""
+    kinds = state.board.card_kinds
+    discards = tuple(state.track_discard)
+    key = (kinds, discards)
+    data = _DISCARDS.get(key)
+    if data is None:
+        data = _keep(_DISCARDS, key, fast.field_bytes(
+            "track_discards", {kinds[k]: discards[k] for k in range(NUM_CARD_KINDS)}))
+    return data
 
 
 def _boxed(state: Any) -> bytes:
@@ -69,6 +79,7 @@ _KNOWN: dict[tuple[int, Any], bytes] = {}
 _ENTRIES: dict[tuple[bytes, str, int], bytes] = {}
 _PLAYERS: dict[tuple[Any, ...], bytes] = {}
 _HAND_TAG = fast._LEN_TAG["hand"]
+_DISCARDS: dict[tuple[Any, ...], bytes] = {}
 
 
 def _keep(table: dict[Any, bytes], key: Any, data: bytes) -> bytes:
@@ -171,21 +182,26 @@ class StateEncoder:
     another log) starts afresh.
     """
 
-    __slots__ = ("_state", "_events", "_windows", "_kept", "_rows")
+    __slots__ = ("_state", "_events", "_know", "_windows", "_kept", "_rows")
 
     def __init__(self) -> None:
         self._reset(None)
 
     def _reset(self, state: Any) -> None:
         self._state = state
-        self._events = state.events if state is not None else None
+        #: the state's event records (events.records) and what they tell (record_knowledge.RecordKnowledge),
+        #: or, for a state without them all, its event dicts (state.events) and None
+        records = ev.records(state) if state is not None else None
+        self._know = None if records is None else RecordKnowledge(records, state.history)
+        self._events = records if records is not None else state.events if state is not None else None
         #: each event's entry as every seat sees it, or (SEAT_VIEWS) as the seats other than its own
         #: see it, with its own seat's apart
         self._windows = EventWindows()
         #: _kept[field or (field, seat)]: (key, bytes)
         self._kept: dict[Any, tuple[Any, bytes]] = {}
-        #: _rows["companies"]: per company, (key, entry bytes)
-        self._rows: dict[str, list[tuple[Any, bytes]]] = {"companies": []}
+        #: _rows["companies"]: per company, (key, entry bytes); _rows["players"]: per seat, (cash,
+        #: copies of its invested, hand shares and hand track lists, entry bytes)
+        self._rows: dict[str, list[tuple[Any, ...]]] = {"companies": [], "players": []}
 
     def encode(self, state: Any, seat: int) -> bytes | None:
         """The bytes of ``state.observation(seat)``'s message, or None if this writer cannot say
@@ -194,11 +210,13 @@ class StateEncoder:
             return None
         if not (type(seat) is int and 0 <= seat < state.n):
             raise ValueError(f"there is no seat {seat!r} in a {state.n}-player game")
-        if state is not self._state or state.events is not self._events:
+        if state is not self._state or (self._know is not None and state.history is not self._know.history):
+            self._reset(state)
+        elif (ev.records(state) if self._know is not None else state.events) is not self._events:
             self._reset(state)
         try:
             return self._encode(state, seat)
-        except (fast._Unexpected, KeyError, IndexError, TypeError):
+        except (fast._Unexpected, KeyError, IndexError, TypeError, ValueError):
             self._reset(state)
             return None
 
@@ -211,6 +229,17 @@ class StateEncoder:
         self._kept[key] = (value_key, data)
         return data
 
+    def _listed(self, key: Any, values: list[Any], make: Any, *args: Any) -> bytes:
+        """:meth:`_field` for a field made of one engine list alone: compared, list to list, with a
+        copy of the list its kept bytes were made of (no key built)."""
+        seen = self._kept.get(key)
+        if seen is not None and seen[0] == values:
+            return seen[1]
+        copy = list(values)
+        data = make(*args)
+        self._kept[key] = (copy, data)
+        return data
+
     def _encode(self, state: UnionPacificState, seat: int) -> bytes:
         phase = state.phase
         first = phase == FIRST_INVEST
@@ -220,16 +249,17 @@ class StateEncoder:
         scalars = (seat, state.n, state.turn, state.dividends_paid, state.end_at, len(state.share_deck),
                    len(state.track_deck), state.up_stack)
         parts = [tag + varint_of[v] for tag, v in zip(fast._SCALAR_TAGS, scalars) if v != 0]
-        field = self._field
-        starts, known = knowledge.windows_and_known(state)
+        field, listed = self._field, self._listed
+        know = self._know
+        starts, known = know.update(state) if know is not None else knowledge.windows_and_known(state)
         shares, track = tuple(state.hand_shares[seat]), tuple(state.hand_track[seat])  # changes every turn
         parts += (b"" if current is None else fast._CURRENT_TAG + varint_of[current],
                   fast._str(fast._VARIANT_TAG, state.variant), fast._str(fast._DECISION_TAG, state.decision_kind(seat)),
                   b"" if pick is None else fast._str(fast._PENDING_TAG, SHARE_CODES[pick], present=True),
-                  field("display", tuple(state.display), _display, state),
-                  field("track_discards", tuple(state.track_discard), _discards, state),
-                  field("boxed_four_of_a_kind", tuple(state.boxed_four), _boxed, state),
-                  field("free_spaces", tuple(state.free), _free, state),
+                  listed("display", state.display, _display, state),
+                  listed("track_discards", state.track_discard, _discards, state),
+                  listed("boxed_four_of_a_kind", state.boxed_four, _boxed, state),
+                  listed("free_spaces", state.free, _free, state),
                   field(("known_shares", seat), known, _known_shares, known, seat),
                   self._companies(state),
                   self._players(state),
@@ -266,20 +296,47 @@ class StateEncoder:
         return data
 
     def _players(self, state: UnionPacificState) -> bytes:
-        keys = list(zip(range(state.n), state.cash, map(tuple, state.invested), map(sum, state.hand_shares),
-                        map(sum, state.hand_track)))
-        seen = self._kept.get("players")
-        if seen is not None and seen[0] == keys:
-            return seen[1]
-        get = _PLAYERS.get  # a row's bytes by its value, shared by all matches
-        data = b"".join([get(key) or _player(key) for key in keys])
-        self._kept["players"] = (keys, data)
-        return data
+        """The ``players`` entries: a seat's kept while its cash and lists equal the copies its bytes
+        were made from (compared list to list, no key built), else looked up by its value."""
+        rows = self._rows["players"]
+        cash, invested, shares, track = state.cash, state.invested, state.hand_shares, state.hand_track
+        parts = []
+        for s in range(state.n):
+            if s < len(rows):
+                row = rows[s]
+                if row[0] == cash[s] and row[1] == invested[s] and row[2] == shares[s] and row[3] == track[s]:
+                    parts.append(row[4])
+                    continue
+            held = list(invested[s])
+            key = (s, cash[s], tuple(held), sum(shares[s]), sum(track[s]))
+            data = _PLAYERS.get(key) or _player(key)  # a row's bytes by its value, shared by all matches
+            row = (key[1], held, list(shares[s]), list(track[s]), data)
+            if s < len(rows):
+                rows[s] = row
+            else:
+                rows.append(row)
+            parts.append(data)
+        return b"".join(parts)
 
     def _public_events(self, state: UnionPacificState, seat: int, start: int) -> bytes:
         """The seat's window of the log (from ``start``): the entries every seat but an event's own
         sees, with the seat's own views put in."""
+        if self._know is not None:
+            return self._windows.window(state, self._events, seat, start, self._learn_records)
         return self._windows.window(state, state.events, seat, start, self._learn)
+
+    def _learn_records(self, state: UnionPacificState, done: int) -> None:
+        """:meth:`_learn`, from the event records (:mod:`~arena.games.union_pacific.kit.wire_records`)."""
+        records, n, table = self._events, state.n, state.table
+        add = self._windows.add
+        for i in range(done, len(records)):
+            common, owner, own = record_entries(records[i], table)
+            if own is None:
+                add(common)
+            else:
+                if not 0 <= owner < n:
+                    raise fast._Unexpected  # not the engine's: the dict path says what is wrong
+                add(common, {owner: own})
 
     def _learn(self, state: UnionPacificState, done: int) -> None:
         """Encode the log's new events: each once as every seat sees it, or, for a type whose view
