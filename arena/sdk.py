@@ -90,8 +90,9 @@ class Match:
     decision_time_ms: int | None = None
     time_bank_ms: int | None = None
     _events: list[dict[str, Any]] = field(init=False, repr=False)
-    # per decision whose public_events are not in _events yet: a function giving them, decoded
-    # from the request's bytes only if public_events is read (never from the bot's own dict)
+    # per decision whose public_events are not in _events yet: the observation's bytes (see
+    # _observing) or a function giving them, decoded only if public_events is read (never from
+    # the bot's own dict), or the list itself
     _unread: list[Any] = field(init=False, repr=False, compare=False)
     _events_lock: threading.Lock = field(init=False, repr=False, compare=False)
 
