@@ -26,6 +26,9 @@ from arena.games.union_pacific.kit import wire_fast as fast
 from arena.games.union_pacific.kit import wire_records
 from arena.games.union_pacific.kit.wire_state import StateEncoder
 from arena.games.union_pacific.record_knowledge import RecordKnowledge
+from arena.host import codec
+from tests.games.scenario import (act, block_all_builds, set_display, set_share_hand, set_track_hand, set_up_stack,
+                                  stack_share_deck, started_game)
 
 GAME = get_game("union_pacific")
 _TABLES = range(GAME.min_players, GAME.max_players + 1)
@@ -94,13 +97,12 @@ def test_what_the_records_tell_is_what_the_event_dicts_tell(players: int) -> Non
     know = RecordKnowledge(ev.records(state), state.history)
     step = 0
     while not state.is_terminal():
-        if step % 2 == 0 or state.is_terminal():  # every other decision: several actions at once too
-            starts, items = know.update(state)
-            want_starts, want_items = knowledge.windows_and_known(state)
-            assert (tuple(starts), items) == (want_starts, want_items), f"{players}p step {step}"
+        if step % 2 == 0:  # every other decision: several actions at once too
+            assert know.update(state) == knowledge.windows_and_known(state), f"{players}p step {step}"
         seat = state.current_seats()[0]
         state.apply_action(seat, rng.choice(state.legal_actions(seat)))
         step += 1
+    assert know.update(state) == knowledge.windows_and_known(state), f"{players}p at the end"
     assert ev.records(state) is know.records
 
 
@@ -118,8 +120,63 @@ def test_the_records_stay_whole_through_reads_and_clones() -> None:
     seat = twin.current_seats()[0]
     twin.apply_action(seat, twin.legal_actions(seat)[0])
     assert len(ev.records(twin)) > len(records) == len(state.events)
-    assert [e["type"] for e in twin.events][: len(records)] == [e["type"] for e in state.events]
+    assert len(twin.events) == len(ev.records(twin))  # each record's dict once, no more
+    assert twin.events[: len(records)] == state.events
     state.events = list(state.events)  # an assigned log: the records before it are gone
     assert ev.records(state) is None
+    seat = state.current_seats()[0]
+    state.apply_action(seat, state.legal_actions(seat)[0])
+    logged = len(state._log)
+    assert logged and len(state.events) == len(records) + logged  # the new records read...
+    assert state._log == [] and ev.records(state) is None  # ...and not kept (they could never all be given)
     encoder = StateEncoder()
     assert encoder.encode(state, 0) is not None and encoder._know is None  # the dict path
+
+
+def _skipped_draw():
+    state = started_game(3, seed=9)
+    set_display(state, [])
+    stack_share_deck(state, [])
+    set_up_stack(state, 0)
+    set_track_hand(state, 0, {"MOUNTAIN": 4})
+    return state, "build DM Denver-El Paso MOUNTAIN"
+
+
+def _pass():
+    state = started_game(3, seed=13)
+    block_all_builds(state)
+    set_share_hand(state, 0, {})
+    set_share_hand(state, 1, {"DM": 1})
+    set_track_hand(state, 0, {"PLAIN": 2, "WILD": 2})
+    return state, "pass discard WILD"
+
+
+def _stalemate(players: int):
+    def make():
+        state = started_game(players, seed=15)
+        block_all_builds(state)
+        for seat in range(players):
+            set_share_hand(state, seat, {})
+        set_track_hand(state, 0, {"PLAIN": 4})
+        return state, "pass discard PLAIN"
+    return make
+
+
+@pytest.mark.parametrize("make, kind", [(_skipped_draw, ev.draw_skipped), (_pass, ev.pass_),
+                                        *((_stalemate(n), ev.stalemate) for n in (2, 3, 4))],
+                         ids=["draw_skipped", "pass", "stalemate-2p", "stalemate-3p", "stalemate-4p"])
+def test_rare_records_are_written_as_the_dict_path_writes_their_events(make, kind) -> None:
+    """Records random play never makes (a skipped draw, a pass, a stalemate): the host's bytes
+    from the records are the observation dict's, and what they tell is the dict memo's."""
+    state, text = make()
+    encoder = codec.ObservationEncoder()
+    know = RecordKnowledge(ev.records(state), state.history)
+    for step in ("before", "after"):
+        if step == "after":
+            act(state, 0, text)
+        for seat in range(state.n):
+            written = encoder.encode_state("union_pacific", state, seat)
+            assert written is not None, f"{step}: the record path fell back to the dicts"
+            assert written == codec.ObservationEncoder().encode(state.clone().observation(seat)), (step, seat)
+        assert know.update(state) == knowledge.windows_and_known(state.clone()), step
+    assert kind in {rec[0] for rec in ev.records(state)}

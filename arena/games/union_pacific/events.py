@@ -203,10 +203,10 @@ class _AtOnce:
 
 class _Records(list):
     """A plain-list state's records once its events have been read (or asked for by
-    :func:`records`): all of them, kept after they are turned into dicts.  ``done`` of them
-    are in the state's list of dicts, which held ``base`` dicts before the first of them."""
+    :func:`records`), when its list of dicts held none before them: all of them, kept after
+    they are turned into dicts.  The first ``done`` of them are in the state's list of dicts."""
 
-    __slots__ = ("done", "base")
+    __slots__ = ("done",)
 
 
 def records(state: Any) -> list[tuple] | None:
@@ -217,8 +217,8 @@ def records(state: Any) -> list[tuple] | None:
     log = state._log
     if type(log) is list and not state._events:
         log = state._log = _Records(log)
-        log.done = log.base = 0
-    return log if type(log) is _Records and log.base == 0 else None
+        log.done = 0
+    return log if type(log) is _Records else None
 
 
 class EventLog:
@@ -247,13 +247,16 @@ class EventLog:
                         rec = log[i]
                         events.append(rec[0](rec, table))
                     log.done = len(log)
-            elif kind is list:  # kept from now on (see records)
+            elif kind is list:
                 events, table = self._events, self.table
-                kept = self._log = _Records(log)
-                kept.base = len(events)
+                whole = not events  # then the records are kept from now on (see records)
                 for rec in log:
                     events.append(rec[0](rec, table))
-                kept.done = len(log)
+                if whole:
+                    kept = self._log = _Records(log)
+                    kept.done = len(log)
+                else:  # an assigned list with dicts in it: the records could never all be given
+                    log.clear()
         elif log is None:  # a rollout state (state.py's clone) logs nothing
             raise RolloutStateError("event log")
         return self._events
@@ -270,10 +273,7 @@ class EventLog:
         log = self._log
         kind = type(log)
         if kind is _Records:
-            if log.base == 0:  # all of them, so the clone has its records too (see records)
-                kept = other._log = _Records(log)
-                kept.done, kept.base = log.done, 0
-            else:  # only those not read yet
-                other._log = log[log.done:]
+            kept = other._log = _Records(log)  # all of them, so the clone has its records too
+            kept.done = log.done
         else:
             other._log = log[:] if kind is list else []

@@ -118,8 +118,9 @@ def action_kind(table: Any, action: int) -> str:
     return "exchange_none" if action == table.exchange else "exchange"
 
 
-def _action_start(events: Sequence[Mapping[str, Any]], end: int, seat: int, kind: str) -> int | None:
-    """Where the events of one action begin, given that the next action's begin at ``end``.
+def action_start(types: Sequence[str], seats: Sequence[Any], end: int, seat: int, kind: str) -> int | None:
+    """Where the events of one action begin, given that the next action's begin at ``end``;
+    ``types[i]`` and ``seats[i]`` are event i's type and seat (None if it has none).
 
     An action's events start with its own record (``build``, ``invest``, ``pass``,
     ``draw``, ``exchange``), written by nothing else, except that a deck draw first
@@ -133,22 +134,57 @@ def _action_start(events: Sequence[Mapping[str, Any]], end: int, seat: int, kind
     """
     q = end - 1
     if kind == "first_invest":
-        while q >= 0 and events[q]["type"] != "first_investment":
+        while q >= 0 and types[q] != "first_investment":
             q -= 1
         return q if q >= 0 else end
     if kind == "exchange_none":
-        while q >= 0 and events[q]["type"] not in ("turn", "stalemate"):
+        while q >= 0 and types[q] not in ("turn", "stalemate"):
             q -= 1
         return q if q >= 0 else None
     while q >= 0:
-        event = events[q]
-        if event["type"] == kind and event.get("seat") == seat:
+        if types[q] == kind and seats[q] == seat:
             if kind == "draw":  # a deck draw reveals the dividend cards on its way before its own record
-                while q > 0 and events[q - 1]["type"] == "dividend_revealed":
+                while q > 0 and types[q - 1] == "dividend_revealed":
                     q -= 1
             return q
         q -= 1
     return None
+
+
+def move_window_starts(starts: list[int], history: Sequence[tuple[int, int]], decided: int,
+                       types: Sequence[str], seats: Sequence[Any], table: Any) -> bool:
+    """Each seat that decided in ``history[decided:]``: ``starts[seat]`` moved to the first event
+    of its latest action, walking the history back from its end (events as in
+    :func:`action_start`); False, with ``starts`` partly moved, if the events and the history
+    disagree (never in a game the engine played)."""
+    moved = set()
+    end = len(types)
+    for i in range(len(history) - 1, decided - 1, -1):  # the actions applied since, newest first
+        who, action = history[i]
+        start = action_start(types, seats, end, who, action_kind(table, action))
+        if start is None:
+            return False
+        if who not in moved:
+            starts[who] = start
+            moved.add(who)
+        end = start
+    return True
+
+
+class _Column:
+    """One key of every event dict, read when asked (``events[i].get(key)``): the events as
+    :func:`action_start` reads them, without building a list."""
+
+    __slots__ = ("events", "key")
+
+    def __init__(self, events: Sequence[Mapping[str, Any]], key: str) -> None:
+        self.events, self.key = events, key
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.events[i].get(self.key)
+
+    def __len__(self) -> int:
+        return len(self.events)
 
 
 def window_start(events: Sequence[Mapping[str, Any]], history: Sequence[tuple[int, int]], seat: int,
@@ -165,9 +201,10 @@ def window_start(events: Sequence[Mapping[str, Any]], history: Sequence[tuple[in
     if last < 0:
         return 0
     end = len(events)
+    types, seats = _Column(events, "type"), _Column(events, "seat")
     for i in range(len(history) - 1, last - 1, -1):
         who, action = history[i]
-        start = _action_start(events, end, who, kind_of(action))
+        start = action_start(types, seats, end, who, kind_of(action))
         if start is None:  # the log and the history disagree (never in a game the engine played)
             return 0
         end = start
@@ -273,19 +310,9 @@ def _memo(state: Any) -> _Memo:
             items = tuple(old_items if new == old else _items(new)
                           for new, old, old_items in zip(known, memo.known, memo.items))
         starts = list(memo.starts)
-        moved = set()
-        end = len(events)
-        table = state.table
-        for i in range(len(history) - 1, memo.decided - 1, -1):  # the actions applied since, newest first
-            who, action = history[i]
-            start = _action_start(events, end, who, action_kind(table, action))
-            if start is None:  # the log and the history disagree (never in a game the engine played)
-                starts = [0] * len(starts)
-                break
-            if who not in moved:
-                starts[who] = start
-                moved.add(who)
-            end = start
+        if not move_window_starts(starts, history, memo.decided, _Column(events, "type"), _Column(events, "seat"),
+                                  state.table):  # the log and the history disagree
+            starts = [0] * len(starts)
     else:
         known = tuple(map(tuple, known_from_events(events)))
         items = tuple(map(_items, known))
@@ -333,5 +360,5 @@ def known_shares(state: Any, seat: int) -> dict[str, dict[str, int]]:
 _SEAT_NAMES = tuple(str(s) for s in range(8))
 
 
-__all__ = ["EVENT_TYPES", "SEAT_VIEWS", "action_kind", "fold_known", "known_from_events", "known_shares",
-           "public_event", "public_events", "window_start", "windows_and_known"]
+__all__ = ["EVENT_TYPES", "SEAT_VIEWS", "action_kind", "action_start", "fold_known", "known_from_events", "known_shares",
+           "move_window_starts", "public_event", "public_events", "window_start", "windows_and_known"]

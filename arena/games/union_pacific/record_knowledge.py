@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.games.union_pacific import events as ev
 from arena.games.union_pacific.board import NUM_SHARE_KINDS, UP
-from arena.games.union_pacific.knowledge import _items, action_kind, fold_known
+from arena.games.union_pacific.knowledge import _items, fold_known, move_window_starts
 
 #: The event type and the place of the seat in the record, by maker (``given``: from its dict).
 _RECORD_KIND: dict[Any, tuple[str, int]] = {
@@ -70,27 +70,6 @@ _FOLDED_MAKERS = frozenset({ev.setup, ev.first_investment, ev.draw_display, ev.d
                             ev.given})
 
 
-def _record_action_start(types: list[str], seats: list[Any], end: int, seat: int, kind: str) -> int | None:
-    """:func:`_action_start` over the records' types and seats (the same walk)."""
-    q = end - 1
-    if kind == "first_invest":
-        while q >= 0 and types[q] != "first_investment":
-            q -= 1
-        return q if q >= 0 else end
-    if kind == "exchange_none":
-        while q >= 0 and types[q] not in ("turn", "stalemate"):
-            q -= 1
-        return q if q >= 0 else None
-    while q >= 0:
-        if types[q] == kind and seats[q] == seat:
-            if kind == "draw":
-                while q > 0 and types[q - 1] == "dividend_revealed":
-                    q -= 1
-            return q
-        q -= 1
-    return None
-
-
 class RecordKnowledge:
     """:func:`windows_and_known` of one state, from its event records (``events.records(state)``),
     brought up to date with what was logged and decided since the last call; no event dict is
@@ -109,55 +88,52 @@ class RecordKnowledge:
         self.starts: list[int] = []
         self.decided = 0
 
-    def update(self, state: Any) -> tuple[list[int], tuple[tuple[tuple[str, int], ...], ...]]:
+    def update(self, state: Any) -> tuple[tuple[int, ...], tuple[tuple[tuple[str, int], ...], ...]]:
         """Per seat its window start and its known ``(code, count)`` pairs, as :func:`windows_and_known`."""
-        recs, types = self.records, self.types
-        done = len(types)
-        if done < len(recs):
-            seats, rows, table = self.seats, self.rows, state.table
-            folded = False
-            kinds, folds = _RECORD_KIND, _FOLDED_MAKERS
-            for i in range(done, len(recs)):
-                rec = recs[i]
-                kind = kinds.get(rec[0])
-                if kind is None:
-                    kind = record_kind(rec)
-                    types.append(kind[0])
-                    seats.append(kind[1])
-                else:
-                    types.append(kind[0])
-                    seats.append(rec[kind[1]] if kind[1] else None)
-                if rec[0] in folds:
-                    _fold_record(rows, rec, table)
-                    folded = True
-            if folded:
-                known = tuple(map(tuple, rows))
-                old, items = self.known, self.items
-                if len(old) == len(known):
-                    self.items = tuple(was if new == before else _items(new)
-                                       for new, before, was in zip(known, old, items))
-                else:
-                    self.items = tuple(map(_items, known))
-                self.known = known
+        if len(self.types) < len(self.records):
+            self._fold_new_records(state.table)
         starts = self.starts
         if len(starts) != len(self.rows):  # the setup record tells the table size
             starts[:] = [0] * len(self.rows)
-        history = self.history
-        if self.decided < len(history):
-            moved = set()
-            end = len(types)
-            table = state.table
-            for i in range(len(history) - 1, self.decided - 1, -1):
-                who, action = history[i]
-                start = _record_action_start(types, self.seats, end, who, action_kind(table, action))
-                if start is None:  # the log and the history disagree (never in a game the engine played)
-                    raise ValueError("the event records and the history disagree")
-                if who not in moved:
-                    starts[who] = start
-                    moved.add(who)
-                end = start
-            self.decided = len(history)
-        return self.starts, self.items
+        if self.decided < len(self.history):
+            self._move_window_starts(state.table)
+        return tuple(starts), self.items
+
+    def _fold_new_records(self, table: Any) -> None:
+        """Note the type and seat of each record logged since the last call, and fold those that
+        tell a known share into the rows (``items`` remade only for the rows that changed)."""
+        recs, types, seats, rows = self.records, self.types, self.seats, self.rows
+        folded = False
+        kinds, folds = _RECORD_KIND, _FOLDED_MAKERS
+        for i in range(len(types), len(recs)):
+            rec = recs[i]
+            kind = kinds.get(rec[0])
+            if kind is None:
+                kind = record_kind(rec)
+                types.append(kind[0])
+                seats.append(kind[1])
+            else:
+                types.append(kind[0])
+                seats.append(rec[kind[1]] if kind[1] else None)
+            if rec[0] in folds:
+                _fold_record(rows, rec, table)
+                folded = True
+        if folded:
+            known = tuple(map(tuple, rows))
+            old, items = self.known, self.items
+            if len(old) == len(known):
+                self.items = tuple(was if new == before else _items(new)
+                                   for new, before, was in zip(known, old, items))
+            else:
+                self.items = tuple(map(_items, known))
+            self.known = known
+
+    def _move_window_starts(self, table: Any) -> None:
+        """Each seat that decided since the last call: its window now starts at the first record
+        of its latest action (:func:`~arena.games.union_pacific.knowledge.move_window_starts`)."""
+        if not move_window_starts(self.starts, self.history, self.decided, self.types, self.seats, table):
+            raise ValueError("the event records and the history disagree")  # never in a game the engine played
+        self.decided = len(self.history)
 
 
 __all__ = ["RecordKnowledge", "record_kind"]

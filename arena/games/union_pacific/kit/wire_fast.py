@@ -368,6 +368,14 @@ def events_bytes(events: Any) -> bytes:
     return b"".join(parts)
 
 
+def event_entry(view: Mapping[str, Any]) -> bytes:
+    """One event view's ``public_events`` entry, ``events_bytes([view])``, looked up first in the
+    table shared by all matches (its bytes depend on the view's value alone)."""
+    key = _event_key(view)
+    data = _EVENT_BYTES.get(key) if key is not None else None
+    return data if data is not None else events_bytes([view])
+
+
 # ---------------------------------------------------------------------- the encoder
 
 _FIELDS = OBSERVATION_KEYS[1:]
@@ -486,4 +494,4 @@ def encode_observation(observation: Mapping[str, Any]) -> bytes:
     return ObservationEncoder().encode(observation)
 
 
-__all__ = ["ObservationEncoder", "encode_observation", "events_bytes", "field_bytes"]
+__all__ = ["ObservationEncoder", "encode_observation", "event_entry", "events_bytes", "field_bytes"]

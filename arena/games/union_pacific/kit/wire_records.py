@@ -134,19 +134,12 @@ def _from_dict(rec: tuple, table: Any) -> Entries:
     """The entries through the event's dict, as the dict path makes them."""
     event = rec[0](rec, table)  # the very dict state.events gives for it
     if event["type"] not in knowledge.SEAT_VIEWS:
-        return _event(knowledge.public_event(event, 0)), -1, None
+        return fast.event_entry(knowledge.public_event(event, 0)), -1, None
     owner = _seat(event["seat"])
-    return _event(knowledge.public_event(event, -1)), owner, _event(knowledge.public_event(event, owner))
+    return (fast.event_entry(knowledge.public_event(event, -1)), owner,
+            fast.event_entry(knowledge.public_event(event, owner)))
 
 
-def _event(view: dict[str, Any]) -> bytes:
-    """A ``public_events`` entry: protobuf's bytes of the view, through the table shared by all
-    matches (as :func:`~arena.games.union_pacific.kit.wire_fast.events_bytes` keeps them)."""
-    key = fast._event_key(view)
-    data = fast._EVENT_BYTES.get(key) if key is not None else None
-    if data is None:
-        data = fast.events_bytes([view])
-    return data
 
 
 def write_entries(rec: tuple, table: Any) -> Entries:

@@ -350,21 +350,10 @@ class StateEncoder:
                 owner = event["seat"]
                 if type(owner) is not int or not 0 <= owner < n:
                     raise fast._Unexpected  # not the engine's: the dict path says what is wrong
-                add(_event(knowledge.public_event(event, (owner + 1) % n)),
-                    {owner: _event(knowledge.public_event(event, owner))})
+                add(fast.event_entry(knowledge.public_event(event, (owner + 1) % n)),
+                    {owner: fast.event_entry(knowledge.public_event(event, owner))})
             else:
-                add(_event(knowledge.public_event(event, 0)))
-
-
-def _event(view: dict[str, Any]) -> bytes:
-    """A ``public_events`` entry: protobuf's bytes of the view, through the table shared by all
-    matches (as :func:`~arena.games.union_pacific.kit.wire_fast.events_bytes` keeps them)."""
-    key = fast._event_key(view)
-    data = fast._EVENT_BYTES.get(key) if key is not None else None
-    if data is None:
-        data = fast.events_bytes([view])
-    return data
-
+                add(fast.event_entry(knowledge.public_event(event, 0)))
 
 
 __all__ = ["StateEncoder"]
