@@ -10,8 +10,11 @@ rollout states (``clone(rollout=True)`` right after the set-up, counted: no even
 no history, as a search's playouts use them).  With ``--parts`` the set-up, the legal
 actions, the actions applied and a ``clone()`` after every decision of a full state are
 counted each in a run of their own.  One game (seed 10000) is played first, uncounted,
-so the imports and the first calls are left out.  Prints instructions per game (and
-per decision).  Needs valgrind.
+so the imports and the first calls are left out, and the garbage collector's generations
+are then collected and frozen (``gc.freeze``), so a collection owed by the imports does not
+fall into the counted games by chance (figures from before this, up to 6.56 M for a random
+4-player game, read about 0.07 M lower than the same engine does now).  Prints
+instructions per game (and per decision).  Needs valgrind.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ import pytest
 from arena.games.union_pacific import default_game
 from arena.games.union_pacific.phases import RolloutStateError
 from arena.games.union_pacific.state import UnionPacificState
+from tests.games.scenario import (act, block_all_builds, set_display, set_share_hand, set_track_hand, set_up_stack,
+                                  stack_share_deck, started_game)
 
 GAME = default_game()
 
@@ -96,3 +98,52 @@ def test_the_full_state_a_rollout_clone_was_made_from_keeps_its_log() -> None:
     _step(state, rng)
     assert len(state.history) == before_history + 1 and len(state.events) > before_events
     assert state.clone().history == state.history
+
+
+# -- the rules' rare paths, which random games almost never take ---------------------------------
+
+def _skipped_draw():
+    state = started_game(3, seed=9)
+    set_display(state, [])
+    stack_share_deck(state, [])
+    set_up_stack(state, 0)
+    set_track_hand(state, 0, {"MOUNTAIN": 4})
+    return state, [(0, "build DM Denver-El Paso MOUNTAIN")], "draw_skipped"
+
+
+def _stalemate(players: int):
+    def make():
+        state = started_game(players, seed=15)
+        block_all_builds(state)
+        for seat in range(players):
+            set_share_hand(state, seat, {})
+        set_track_hand(state, 0, {"PLAIN": 4})
+        return state, [(0, "pass discard PLAIN")], "stalemate"
+    return make
+
+
+def _four_of_a_kind_refill():
+    state = started_game(3, seed=10)
+    [seat] = state.current_seats()
+    set_track_hand(state, seat, {"PLAIN": 2, "MOUNTAIN": 2, "WILD": 2})
+    set_up_stack(state, 0)
+    set_display(state, ["DM", "DM", "DM", "WW"])
+    stack_share_deck(state, ["DM", "BNL", "BNL", "BNL", "BNL", "MS", "KCC", "ESL", "UMR", "EPRG"])
+    return state, [(seat, "build DM Denver-El Paso MOUNTAIN"), (seat, "draw display WW")], "four_of_a_kind"
+
+
+@pytest.mark.parametrize("make", [_skipped_draw, _stalemate(2), _stalemate(3), _stalemate(6), _four_of_a_kind_refill],
+                         ids=["skipped-draw", "stalemate-2p", "stalemate-3p", "stalemate-6p", "four-of-a-kind"])
+def test_a_rollout_clone_takes_the_rare_paths_as_a_full_clone(make) -> None:
+    state, steps, rare = make()
+    full, fast = state.clone(), state.clone(rollout=True)
+    for seat, text in steps:
+        act(full, seat, text)
+        act(fast, seat, text)
+        assert fast.current_seats() == full.current_seats() and fast.is_terminal() == full.is_terminal(), text
+        assert _public(fast) == _public(full), text
+        for other in range(full.num_players):
+            assert fast.legal_actions(other) == full.legal_actions(other), (text, other)
+    if full.is_terminal():
+        assert fast.outcome() == full.outcome()
+    assert rare in {e["type"] for e in full.events[len(state.events):]}  # the rare path was taken

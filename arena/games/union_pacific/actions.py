@@ -40,7 +40,8 @@ DRAW_DECK = NUM_COMPANIES
 DRAW_UP = NUM_COMPANIES + 1
 _SHARE_RANGE = range(NUM_SHARE_KINDS)
 _HALF = 5  # invest_parts splits a hand's counts into companies 0-4 and 5-10
-assert NUM_SHARE_KINDS == 11 and _HALF == 5  # invest_parts writes its keys out for these
+if NUM_SHARE_KINDS != 11:  # invest_parts writes its keys out for 11 kinds in halves of _HALF
+    raise ImportError(f"the Union Pacific engine expects 11 kinds of share, the board has {NUM_SHARE_KINDS}")
 _MEMO_LIMIT = 1 << 14  # a memo of invest_parts is emptied when it reaches this many hands
 
 

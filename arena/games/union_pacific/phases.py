@@ -18,8 +18,8 @@ PARTICIPANTS = tuple(tuple(str(s) for s in range(n)) for n in range(8))
 
 
 class RolloutStateError(RuntimeError):
-    """A rollout state (``clone(rollout=True)``) was asked for what it does not keep: its event log
-    or its history."""
+    """A rollout state (``clone(rollout=True)``) was asked for what it does not keep: its event log,
+    its history (and the decision count), each company's list of sections, or an observation."""
 
     def __init__(self, what: str) -> None:
         super().__init__(f"this Union Pacific state is a rollout state (made by clone(rollout=True)): it keeps no "

@@ -58,7 +58,8 @@ _SHARE_RANGE = range(NUM_SHARE_KINDS)
 #: _held_kinds.  A plain dict, not a subclass with __missing__: a subclass's ``[]`` goes through a
 #: method lookup (about 4x the instructions of a dict's).
 _HELD_KINDS: dict[tuple[int, ...], tuple[int, ...]] = {}
-assert NUM_CARD_KINDS == 5  # legal_actions writes its key out for five kinds
+if NUM_CARD_KINDS != 5:  # legal_actions writes its key out for five kinds
+    raise ImportError(f"the Union Pacific engine expects 5 kinds of track card, the board has {NUM_CARD_KINDS}")
 
 
 def _held_kinds(hand: tuple[int, ...]) -> tuple[int, ...]:

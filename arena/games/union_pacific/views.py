@@ -13,7 +13,7 @@ from typing import Any
 from arena.games.base import ActionNames
 from arena.games.union_pacific import knowledge
 from arena.games.union_pacific.board import COMPANIES, NUM_CARD_KINDS, NUM_COMPANIES, SHARE_CODES
-from arena.games.union_pacific.phases import FIRST_INVEST, OVER
+from arena.games.union_pacific.phases import FIRST_INVEST, OVER, RolloutStateError
 from arena.games.union_pacific.phases import counts as _counts
 
 
@@ -30,6 +30,8 @@ class Views(ActionNames):
     def observation(self, seat: int) -> dict[str, Any]:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise ValueError(f"there is no seat {seat!r} in a {self.n}-player game")
+        if self.rollout:  # it holds neither the event log nor each company's sections
+            raise RolloutStateError("event log, which an observation holds")
         board = self.board
         kinds = board.card_kinds
         first = self.phase == FIRST_INVEST
