@@ -46,6 +46,7 @@ from arena.host.codec import LegalAction
 from arena.protocol.lazy import LazyDict, NotDecodable
 from arena.sdk_address import (ADDRESS_ENV, MAX_SOCKET_PATH_BYTES, PORT_ENV, ServeError, check_address,
                                listen_address, socket_path)
+from arena.sdk_request import public_events as public_events_of
 from arena.v1 import bot_pb2
 
 if TYPE_CHECKING:
@@ -89,8 +90,9 @@ class Match:
     decision_time_ms: int | None = None
     time_bank_ms: int | None = None
     _events: list[dict[str, Any]] = field(init=False, repr=False)
-    # per decision whose public_events are not in _events yet: a function giving them, decoded
-    # from the request's bytes only if public_events is read (never from the bot's own dict)
+    # per decision whose public_events are not in _events yet: the observation's bytes (see
+    # _observing) or a function giving them, decoded only if public_events is read (never from
+    # the bot's own dict), or the list itself
     _unread: list[Any] = field(init=False, repr=False, compare=False)
     _events_lock: threading.Lock = field(init=False, repr=False, compare=False)
 
@@ -99,12 +101,16 @@ class Match:
         self._unread = []
         self._events_lock = threading.Lock()
 
-    def _observing(self, observation: Mapping[str, Any], source: Callable[[], Any] | None = None) -> None:
+    def _observing(self, observation: Mapping[str, Any], data: bytes | None = None) -> None:
         """Before decide(): this decision's public events join :attr:`public_events`, as the host
-        sent them whatever the bot does to its observation (``source`` gives the observation's
-        message again, e.g. from the request's bytes; decoded only if the log is read)."""
-        if isinstance(observation, LazyDict):
-            entry: Any = observation.reader("public_events", source)
+        sent them whatever the bot does to its observation.  ``data``: the bytes a lazy
+        observation was read from (:func:`arena.sdk_request.observation_and_bytes`), kept as they
+        are (no Python object for the garbage collector to walk per decision) and decoded only if
+        the log is read."""
+        if data is not None:
+            entry: Any = data
+        elif isinstance(observation, LazyDict):
+            entry = observation.reader("public_events")
         else:
             entry = list(observation.get("public_events", ()))
         with self._events_lock:
@@ -116,6 +122,8 @@ class Match:
         with self._events_lock:
             while self._unread:  # each entry leaves the queue once decoded: one that does not decode
                 entry = self._unread[0]  # stays, and every read says so (never a log with a hole)
+                if type(entry) is bytes:
+                    entry = public_events_of(entry)
                 self._events.extend(entry() if callable(entry) else entry)
                 del self._unread[0]
             return self._events

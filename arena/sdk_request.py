@@ -28,7 +28,7 @@ from typing import Any
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 from arena.host import codec
-from arena.protocol.lazy import LazyDict, placeholders
+from arena.protocol.lazy import LazyDict, NotDecodable, placeholders
 from arena.v1 import bot_pb2
 
 def _request_classes() -> tuple[Any, Any]:
@@ -109,23 +109,51 @@ def observation(parts: Any) -> dict[str, Any]:
     decodes lazily, a :class:`LazyDict` over the bytes themselves, parsed when a key is first
     read; else decoded from the parsed message as before.  :class:`codec.CodecError` or
     ``DecodeError`` for an observation that is refused at once."""
+    return observation_and_bytes(parts)[0]
+
+
+def observation_and_bytes(parts: Any) -> tuple[dict[str, Any], bytes | None]:
+    """:func:`observation`, and the observation's bytes when it is a :class:`LazyDict` over them
+    (else None): what :meth:`arena.sdk.Match._observing` keeps for the public-event log, decoded
+    by :func:`public_events` only if the log is read."""
     data = parts[0] if len(parts) == 1 else b"".join(parts)
     if len(data) > 2:
         entry = _LAZY_BY_TAG.get(data[0], _UNKNOWN)
         if entry is _UNKNOWN:
             entry = _lazy_entry(data[0])
         if entry is not None:
-            size, shift, i = 0, 0, 1
-            while i < len(data) and shift < 35:  # the member's length, a varint
-                byte = data[i]
-                size |= (byte & 0x7F) << shift
-                i += 1
-                if byte < 0x80:
-                    if i + size == len(data):  # the member alone
-                        return LazyDict(data, entry[0], entry[1], entry[2])
-                    break
-                shift += 7
-    return codec.lazy_observation_from_proto(bot_pb2.Observation.FromString(data))
+            # The member's length, a varint after its tag: one or two bytes for any observation
+            # under 16 KB (all of them in practice: read here without a loop), else _varint.
+            size, start = data[1], 2
+            if size >= 0x80:
+                size, start = (size & 0x7F | data[2] << 7, 3) if data[2] < 0x80 else _varint(data, 1)
+            if start + size == len(data):  # the member alone
+                return LazyDict(data, entry[0], entry[1], entry[2]), data
+    return codec.lazy_observation_from_proto(bot_pb2.Observation.FromString(data)), None
 
 
-__all__ = ["ShallowRequest", "legal_actions", "observation"]
+def public_events(data: bytes) -> list[dict[str, Any]]:
+    """The ``public_events`` of an observation's bytes that :func:`observation_and_bytes` gave,
+    decoded afresh (a :class:`~arena.protocol.lazy.NotDecodable` when they do not decode)."""
+    decoders, _, parse = _LAZY_BY_TAG[data[0]]  # type: ignore[misc]  # filled when the bytes were read
+    try:
+        return decoders["public_events"](parse(data))  # type: ignore[no-any-return]
+    except Exception as exc:  # as LazyDict says a key that does not decode
+        raise NotDecodable(f"the observation's 'public_events' does not decode: {exc}") from exc
+
+
+def _varint(data: bytes, i: int) -> tuple[int, int]:
+    """The varint at ``data[i:]`` and the index after it; (-1, 0) when it does not end in 5 bytes
+    (or in ``data``)."""
+    size, shift = 0, 0
+    while i < len(data) and shift < 35:
+        byte = data[i]
+        size |= (byte & 0x7F) << shift
+        i += 1
+        if byte < 0x80:
+            return size, i
+        shift += 7
+    return -1, 0
+
+
+__all__ = ["ShallowRequest", "legal_actions", "observation", "observation_and_bytes", "public_events"]

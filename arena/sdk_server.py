@@ -30,7 +30,7 @@ from arena.sdk_address import (ADDRESS_ENV, PORT_ENV, ServeError, _clear_stale_s
                                listen_address, socket_path)
 from arena.sdk_request import ShallowRequest
 from arena.sdk_request import legal_actions as read_legal_actions
-from arena.sdk_request import observation as read_observation
+from arena.sdk_request import observation_and_bytes as read_observation
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 log = logging.getLogger("arena.sdk")
@@ -136,7 +136,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         actions when the bot reads them (:mod:`arena.sdk_request`)."""
         try:
             request = ShallowRequest.FromString(data)
-            observation = read_observation(request.observation)
+            observation, observation_bytes = read_observation(request.observation)
         except DecodeError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the DecisionRequest does not parse: {exc}")
         except codec.CodecError as exc:
@@ -144,11 +144,13 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         match = self._matches.get((request.match_id, request.seat))
         if match is None:  # no StartMatch seen (e.g. this process was restarted): start it now
             match = self._late_start(context, request.match_id, request.seat, observation)
-        match._observing(observation)
+        match._observing(observation, observation_bytes)
         match.decision_time_ms, match.time_bank_ms = request.decision_time_ms, request.time_bank_ms
         count = len(request.legal_actions)
         legal = LegalActions._of_request(count, read_legal_actions, data)
-        index, debug = self._hook(context, match, "decide()", self._decide, observation, legal)
+        index, debug = self._hook(context, match, "decide()", self._bot.decide, observation, legal), ""
+        if type(index) is not int:  # an (index, debug) tuple, or a wrong type said as INTERNAL
+            index, debug = self._choice(context, match, index)
         if not 0 <= index < count:
             log.warning("decide() chose index %d of %d legal actions in match %s seat %d (decision %d): "
                         "the host will record an illegal action", index, count, match.match_id,
@@ -176,9 +178,15 @@ class _Servicer(bot_pb2_grpc.BotServicer):
         self._hook(context, match, "end_match()", self._bot.end_match, result)
         return bot_pb2.EndMatchReply()
 
-    def _decide(self, observation: dict[str, Any], legal: LegalActions) -> tuple[int, str]:
-        index = self._bot.decide(observation, legal)
-        return (index, "") if type(index) is int else _choice(index)
+    def _choice(self, context: grpc.ServicerContext, match: Match, value: Any) -> tuple[int, str]:
+        """decide()'s return value that is not an int, as (index, debug); a wrong type aborts the
+        call as decide() raising would (checked apart from the call: one Python frame less per
+        decision for the common int)."""
+        try:
+            return _choice(value)
+        except TypeError as exc:
+            self._failed(context, match, "decide()", exc)
+            raise  # _failed aborts; never reached
 
     def _late_start(self, context: grpc.ServicerContext, match_id: str, seat: int,
                     observation: dict[str, Any]) -> Match:

@@ -23,6 +23,7 @@ from arena.protocol.wirebytes import length_prefixed, tag
 from arena.sdk import Bot, make_server
 from arena.sdk_request import ShallowRequest, legal_actions
 from arena.sdk_request import observation as read_observation
+from arena.sdk_request import observation_and_bytes
 from arena.v1 import bot_pb2
 
 
@@ -189,10 +190,13 @@ def test_a_part_that_does_not_parse_is_invalid_argument_when_read() -> None:
         server.stop(0).wait()
 
 
-def test_a_logged_observation_that_does_not_decode_is_refused_at_every_read_never_skipped() -> None:
+@pytest.mark.parametrize("kept", ["bytes", "reader"])
+def test_a_logged_observation_that_does_not_decode_is_refused_at_every_read_never_skipped(kept: str) -> None:
     """A decision whose observation the bot never read still joins the public-events log; if it
     does not decode, every read of the log says so (NotDecodable: INVALID_ARGUMENT), and no
-    later read gives a log with that decision's events missing."""
+    later read gives a log with that decision's events missing.  The log keeps either the
+    observation's bytes (what the server does) or the lazy dict's reader: both give the events
+    the host sent."""
     from arena.protocol.lazy import NotDecodable
     from arena.sdk import Match
 
@@ -207,10 +211,15 @@ def test_a_logged_observation_that_does_not_decode_is_refused_at_every_read_neve
             raw = request.observation[0]
             if i == corrupt:  # the game member's length kept, its body a truncated varint
                 raw = raw[:1] + bytes([4]) + b"\x08\xff\xff\xff"
-            m._observing(read_observation([raw]))
+            observation, data = observation_and_bytes([raw])
+            assert data == raw
+            m._observing(observation, data if kept == "bytes" else None)
+            assert isinstance(m._unread[-1], bytes) == (kept == "bytes")
         return m
 
     whole = match(None).public_events
+    sent = [event for r in mine for event in read_observation(r.observation)["public_events"]]
+    assert whole == sent
     broken = match(1)
     for _ in range(2):
         with pytest.raises(NotDecodable, match="public_events"):
