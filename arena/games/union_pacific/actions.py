@@ -59,6 +59,16 @@ class ActionTable(ActionTexts):
     """The id layout for one board (the number of sections sets the build block)."""
 
     game_title = "Union Pacific"
+    # Slots: CPython 3.11 shares an instance dict's keys only up to 30 names, and the engine reads
+    # these fields at every decision (a slot is the cheapest attribute read).
+    __slots__ = (
+        "board", "num_sections", "first_invest", "build", "invest", "build_block", "combos", "single_offset",
+        "pair_index", "combo_sizes", "combo_shares", "pass_", "draw", "exchange", "size", "draw_ids",
+        "display_draw_ids", "exchange_ids", "track_cards", "company_cards", "allowed", "build_parts", "build_fits",
+        "build_options", "section_users", "section_bit", "company_bit", "allowed_mask", "city_mask",
+        "section_cities", "section_near", "near_allowed", "num_combos", "invest_ids", "single_combos",
+        "pair_combos", "pair_ids", "_low", "_high",
+    )
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -121,6 +131,10 @@ class ActionTable(ActionTexts):
         )
         #: section_users[s]: the companies that may use section s's track type
         self.section_users = tuple(tuple(c for c in range(NUM_COMPANIES) if self.allowed[c][sec]) for sec in range(s))
+        #: section_bit[s], company_bit[c]: ``1 << s``, ``1 << c`` (an item of a tuple is cheaper than a
+        #: shift, which makes a new int past 255)
+        self.section_bit = tuple(1 << sec for sec in range(s))
+        self.company_bit = tuple(1 << c for c in range(NUM_COMPANIES))
         #: allowed_mask[c]: the sections company c may use, as a bitmask (bit s: section s)
         self.allowed_mask = tuple(sum(1 << sec for sec in range(s) if ok[sec]) for ok in self.allowed)
         #: city_mask[city]: the sections touching a city, as a bitmask

@@ -13,7 +13,7 @@ from typing import Any
 from arena.games.base import IMAGINARY, GameOverError, Outcome, Termination
 from arena.games.union_pacific import events as ev
 from arena.games.union_pacific.board import NUM_SHARE_KINDS, UP
-from arena.games.union_pacific.payouts import company_shape, union_pacific_payout
+from arena.games.union_pacific.payouts import company_shape, final_outcome, union_pacific_payout
 from arena.games.union_pacific.phases import DIVIDEND, OVER, PARTICIPANTS
 
 
@@ -125,20 +125,14 @@ class Dividends:
     def _finish(self, termination: Termination) -> None:
         self.termination = termination
         self.phase = OVER
-        if self._log is not None:
-            self._log.append((ev.given, {"type": "game_end", **self.outcome().to_json()}))
+        if self._log is not None:  # (its dict, the outcome's, is made only if the events are read)
+            self._log.append((ev.game_end, tuple(self.cash), None if self.imaginary is None else self.imaginary_cash,
+                              termination))
 
     def outcome(self) -> Outcome:
         if self.phase != OVER or self.termination is None:
             raise GameOverError("the game is not over yet")
-        cash = {str(s): self.cash[s] for s in range(self.n)}
-        if self.imaginary is not None:
-            cash[IMAGINARY] = self.imaginary_cash
-        places = {p: 1 + sum(1 for v in cash.values() if v > mine) for p, mine in cash.items()}
-        extra: dict[str, Any] = {}
-        if self.imaginary is not None:
-            extra["imaginary_ahead_of"] = {str(s): places[IMAGINARY] < places[str(s)] for s in range(self.n)}
-        return Outcome(cash=cash, places=places, termination=self.termination, extra=extra)
+        return final_outcome(self.cash, None if self.imaginary is None else self.imaginary_cash, self.termination)
 
 
 __all__ = ["Dividends"]

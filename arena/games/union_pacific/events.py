@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games.union_pacific.board import COMPANIES, NUM_SHARE_KINDS, SHARE_CODES, UP
-from arena.games.union_pacific.payouts import company_payout, union_pacific_payout
+from arena.games.union_pacific.payouts import company_payout, final_outcome, union_pacific_payout
 from arena.games.union_pacific.phases import DIVIDEND, RolloutStateError
 from arena.games.union_pacific.phases import counts as _counts
 
@@ -179,6 +179,11 @@ def dividend(rec: tuple, table: Any) -> dict[str, Any]:
         "union_pacific": union_pacific,
         "cash": dict(zip(names, cash)),
     }
+
+
+def game_end(rec: tuple, table: Any) -> dict[str, Any]:
+    """(game_end, seats' cash, the imaginary shareholder's cash or None, termination): the outcome's dict"""
+    return {"type": "game_end", **final_outcome(rec[1], rec[2], rec[3]).to_json()}
 
 
 assert NUM_SHARE_KINDS == UP + 1  # the dividend maker's columns: the companies, then UP

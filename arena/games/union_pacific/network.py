@@ -7,8 +7,8 @@ enumerating legal actions never recomputes the board:
 * ``free[s]``: the empty neutral spaces of section ``s``; ``open_mask`` has the bits
   (bit ``s`` for section ``s``) of the sections with one.
 * ``has_train[s]``: the companies with a train on ``s`` (bit ``c``); ``own[c]`` the
-  sections with a train of ``c``; ``sections_of[c]`` the same as a sorted tuple (for the views:
-  a rollout state, which gives none, does not keep it).
+  sections with a train of ``c``; ``sections_of[c]`` the same as a sorted tuple (for the views),
+  made from ``own`` when it is read and kept until ``own`` changes (a rollout state gives none).
 * ``in_network[c]``: the cities of company ``c``'s network (bit per city).
 * ``frontier[c]``: the sections ``c`` may reach: touching its network, of a type it
   may use, with an empty neutral space, without a train of ``c`` yet.
@@ -34,6 +34,16 @@ from arena.games.union_pacific.phases import RolloutStateError
 _START_BOARDS: dict[int, tuple] = {}
 
 
+def _bits(mask: int) -> tuple[int, ...]:
+    """The positions of the bits set in ``mask``, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
 class Network:
     """The board bookkeeping of a state (see the module's docstring)."""
 
@@ -42,19 +52,29 @@ class Network:
     board: Any
     table: Any
     allowed: Any
-    _sections_of: list[tuple[int, ...]] | None  # None: a rollout state (state.py's clone)
+    own: list[int]
+    _history: Any  # None: a rollout state (state.py's clone)
+    #: ``(own, sections)``: the tuples of ``sections_of`` as last made, and a copy of the ``own`` they
+    #: were made from (neither is changed in place, so clones share them); None: not made yet
+    _sections_of: tuple[list[int], tuple[tuple[int, ...], ...]] | None
 
     @property
     def sections_of(self) -> list[tuple[int, ...]]:
-        """``sections_of[c]``: the sections with a train of company ``c``, a sorted tuple."""
-        sections = self._sections_of
-        if sections is None:
+        """``sections_of[c]``: the sections with a train of company ``c``, a sorted tuple (a new list
+        at each read).  Made from the bits of ``own`` when read, so placing a train costs nothing here."""
+        if self._history is None:
             raise RolloutStateError("list of each company's sections (sections_of: the views read it)")
-        return sections
-
-    @sections_of.setter
-    def sections_of(self, sections: list[tuple[int, ...]]) -> None:
-        self._sections_of = sections
+        own = self.own
+        made = self._sections_of
+        if made is None:
+            sections = tuple(map(_bits, own))
+        elif made[0] != own:  # a train placed since: only the companies whose bits changed are made again
+            was, before = made
+            sections = tuple(before[c] if own[c] == was[c] else _bits(own[c]) for c in range(NUM_COMPANIES))
+        else:
+            return [*made[1]]
+        self._sections_of = (own[:], sections)
+        return [*sections]
 
     def _set_up_board(self) -> None:
         """The starting board: laid out the first time for this action table, then copied."""
@@ -63,15 +83,16 @@ class Network:
         if start is None or start[0] is not table:
             self._lay_out_board()
             _START_BOARDS[id(table)] = (table, tuple(tuple(ids) for ids in self.builds), tuple(self.free),
-                                        tuple(self.has_train), self.open_mask, tuple(self.sections_of),
+                                        tuple(self.has_train), self.open_mask,
                                         tuple(self.trains_on_board), tuple(self.supply),
                                         tuple(self.in_network), tuple(self.frontier), tuple(self.own))
         else:
             self.builds = list(map(list, start[1]))
             self.free, self.has_train = list(start[2]), list(start[3])
             self.open_mask = start[4]
-            self.sections_of, self.trains_on_board, self.supply = list(start[5]), list(start[6]), list(start[7])
-            self.in_network, self.frontier, self.own = list(start[8]), list(start[9]), list(start[10])
+            self.trains_on_board, self.supply = list(start[5]), list(start[6])
+            self.in_network, self.frontier, self.own = list(start[7]), list(start[8]), list(start[9])
+        self._sections_of = None
 
     def _lay_out_board(self) -> None:
         """The starting trains on an empty board (§3.1), with the bookkeeping below."""
@@ -81,7 +102,6 @@ class Network:
         self.free = list(board.neutral_spaces)
         self.has_train = [0] * n_sec  # bitmask of companies per section
         self.open_mask = sum(1 << s for s in range(n_sec) if self.free[s])
-        self.sections_of = [()] * NUM_COMPANIES  # sorted tuples, per company
         self.trains_on_board = [0] * NUM_COMPANIES
         self.supply = list(board.company_trains)
         self.in_network = [0] * NUM_COMPANIES  # bitmask of the cities in each company's network
@@ -127,22 +147,23 @@ class Network:
 
     def _place(self, c: int, s: int) -> None:
         """Put a train of company ``c`` on section ``s`` (legality checked by the caller)."""
-        bit = 1 << s
-        self.has_train[s] |= 1 << c
+        table = self.table
+        bit = table.section_bit[s]
+        self.has_train[s] |= table.company_bit[c]
         own = self.own[c] | bit
         self.own[c] = own
-        sections = self._sections_of
-        if sections is not None:  # (a rollout state keeps none)
-            mine = [*sections[c], s]
-            mine.sort()
-            sections[c] = tuple(mine)
         self.trains_on_board[c] += 1
         supply = self.supply
         left = supply[c] = supply[c] - 1
         frontier = self.frontier[c]
         if frontier & bit:  # always so in play: a build is on a frontier section
             frontier ^= bit
-            self._drop_option(c, s)
+            # self._drop_option(c, s), written out (this runs at every build)
+            t, typed, wild = table.build_options[c][s]
+            ids = self.builds[t]
+            del ids[bisect_left(ids, typed)]
+            ids = self.builds[WILD]
+            del ids[bisect_left(ids, wild)]
         if not left:  # no train left: no option at all
             rest = frontier
             while rest:
@@ -151,12 +172,18 @@ class Network:
                 self._drop_option(c, low.bit_length() - 1)
         # the network takes in the section's cities; what they touch may join the frontier
         # (as _extend_frontier, written out: this runs at every build)
-        table = self.table
         self.in_network[c] |= table.section_cities[s]
         new = table.near_allowed[c][s] & self.open_mask & ~(frontier | own)
         self.frontier[c] = frontier | new
-        if new and left:
-            self._add_options(c, new)
+        if new and left:  # self._add_options(c, new), written out
+            options, builds = table.build_options[c], self.builds
+            wild = builds[WILD]
+            while new:
+                low = new & -new
+                new ^= low
+                t, typed_id, wild_id = options[low.bit_length() - 1]
+                insort(builds[t], typed_id)
+                insort(wild, wild_id)
 
     def _any_placement(self) -> bool:
         return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
@@ -166,7 +193,7 @@ class Network:
 
         It leaves every frontier, and its build ids leave the build lists.
         """
-        bit = 1 << s
+        bit = self.table.section_bit[s]
         self.open_mask &= ~bit
         frontier = self.frontier
         for c in self.table.section_users[s]:  # the companies that may use its track: only theirs hold it

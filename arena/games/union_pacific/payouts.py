@@ -1,4 +1,4 @@
-"""Dividend arithmetic (§7.3, §7.4): pure functions on holdings.
+"""Dividend arithmetic (§7.3, §7.4): pure functions on holdings; and the outcome from the cash.
 
 Holdings are sequences of share counts, one per participant (0 = not a
 shareholder); the result is the amount paid to each, in the same order.
@@ -6,7 +6,9 @@ shareholder); the result is the amount paid to each, in the same order.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
+
+from arena.games.base import IMAGINARY, Outcome, Termination
 
 #: Union Pacific table (§7.4): UP_TABLE[dividend number - 1][position - 1].
 UP_TABLE: tuple[tuple[int, ...], ...] = (
@@ -95,3 +97,17 @@ def _give(paid: list[int], holdings: Sequence[int], count: int, amount: int) -> 
     for _ in range(holdings.count(count)):
         i = holdings.index(count, i + 1)
         paid[i] = amount
+
+
+def final_outcome(cash: Sequence[int], imaginary_cash: int | None, termination: Termination) -> Outcome:
+    """The outcome of a finished game from each seat's cash (and the imaginary shareholder's, or
+    None without one): places by cash, equal cash sharing a place (the state's ``outcome()``, and the
+    ``game_end`` event's dict, made from its record when read)."""
+    named = {str(s): v for s, v in enumerate(cash)}
+    if imaginary_cash is not None:
+        named[IMAGINARY] = imaginary_cash
+    places = {p: 1 + sum(1 for v in named.values() if v > mine) for p, mine in named.items()}
+    extra: dict[str, Any] = {}
+    if imaginary_cash is not None:
+        extra["imaginary_ahead_of"] = {str(s): places[IMAGINARY] < places[str(s)] for s in range(len(cash))}
+    return Outcome(cash=named, places=places, termination=termination, extra=extra)

@@ -24,7 +24,7 @@ _RECORD_KIND: dict[Any, tuple[str, int]] = {
     ev.four_of_a_kind: ("four_of_a_kind", 0), ev.draw_deck: ("draw", 1), ev.draw_up: ("draw", 1),
     ev.draw_display: ("draw", 1), ev.refill: ("refill", 0), ev.exchange: ("exchange", 1), ev.invest: ("invest", 1),
     ev.pass_: ("pass", 1), ev.imaginary_shareholder: ("imaginary_shareholder", 0), ev.stalemate: ("stalemate", 0),
-    ev.dividend: ("dividend", 0),
+    ev.dividend: ("dividend", 0), ev.game_end: ("game_end", 0),
 }
 
 

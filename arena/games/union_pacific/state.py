@@ -22,7 +22,7 @@ from arena.games.base import (
     Termination,
 )
 from arena.games.common import shuffle
-from arena.games.union_pacific.actions import DRAW_DECK, DRAW_UP, ActionTable
+from arena.games.union_pacific.actions import _HALF, DRAW_DECK, DRAW_UP, ActionTable
 from arena.games.union_pacific.board import (
     COMPANIES,
     NUM_CARD_KINDS,
@@ -67,6 +67,9 @@ def _held_kinds(hand: tuple[int, ...]) -> tuple[int, ...]:
         _HELD_KINDS.clear()
     _HELD_KINDS[hand] = held = tuple(k for k in _KIND_RANGE if hand[k])
     return held
+
+#: _ONE_DECIDES[phase]: does one seat decide (MAIN, DRAW_SHARE, EXCHANGE), not all (FIRST_INVEST) or none (OVER)?
+_ONE_DECIDES = tuple(FIRST_INVEST < phase < OVER for phase in range(OVER + 1))
 
 #: _ONE_SEAT[seat]: ``(seat,)``, the current seats when one seat decides (made once, not per call)
 _ONE_SEAT = tuple((seat,) for seat in range(8))
@@ -165,7 +168,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
 
     def current_seats(self) -> tuple[int, ...]:
         phase = self.phase
-        if FIRST_INVEST < phase < OVER:  # one seat decides
+        if _ONE_DECIDES[phase]:  # one seat decides
             return _ONE_SEAT[self.current]
         if phase == FIRST_INVEST:
             return tuple(s for s in range(self.n) if self.picks[s] is None)
@@ -218,22 +221,33 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
             out: list[int] = []
             for k in held:
                 out += builds[k]
-            low, high, pairs = self.table.invest_parts(self.hand_shares[seat])
+            # table.invest_parts(shares), written out (a call costs about as much as its lookups)
+            table, shares = self.table, self.hand_shares[seat]
+            key = shares[0], shares[1], shares[2], shares[3], shares[4]
+            low = table._low.get(key)
+            if low is None:
+                low = table._memo_singles(table._low, key, 0)
+            key = shares[5], shares[6], shares[7], shares[8], shares[9], shares[10]
+            high = table._high.get(key)
+            if high is None:
+                high = table._memo_singles(table._high, key, _HALF)
+            pairs = table.pair_ids[low[1] | high[1]]
+            low, high = low[0], high[0]
             for k in held:
                 out += low[k]
                 out += high[k]
                 out += pairs[k]
             if not out:  # no build and no share in hand: discard a card
-                base = self.table.pass_
+                base = table.pass_
                 out = [base + k for k in held]
             return out
         if phase == DRAW_SHARE:
             if seat != self.current:
                 return []
             table = self.table
-            companies = 0
+            companies, bit = 0, table.company_bit
             for c in self.display:
-                companies |= 1 << c
+                companies |= bit[c]
             out = [*table.display_draw_ids[companies]]
             if self.share_deck:
                 out.append(table.draw_ids[DRAW_DECK])
@@ -254,20 +268,18 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         if type(action) is not int:  # not bool, float or str: exactly an action id
             raise IllegalActionError(f"{action!r} is not an action id")
         phase = self.phase
-        if phase == OVER:
-            raise GameOverError("the game is over; no action can be applied")
-        if phase == FIRST_INVEST:
-            self._apply_first_invest(seat, action)
-        else:
+        if _ONE_DECIDES[phase]:
             if seat != self.current:
                 raise NotYourTurnError(f"it is seat {self.current}'s decision, not seat {seat}'s")
             table = self.table
-            if phase == MAIN:
-                if table.build <= action < table.invest:
+            if phase == MAIN:  # (the kinds' ids follow each other: build, invest, pass, draw)
+                if action < table.invest:
+                    if action < table.build:
+                        raise IllegalActionError(self._wrong_kind(action, "build, invest or pass"))
                     self._apply_build(seat, action)
-                elif table.invest <= action < table.pass_:
+                elif action < table.pass_:
                     self._apply_invest(seat, action)
-                elif table.pass_ <= action < table.draw:
+                elif action < table.draw:
                     self._apply_pass(seat, action)
                 else:
                     raise IllegalActionError(self._wrong_kind(action, "build, invest or pass"))
@@ -279,6 +291,10 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
                 if not table.exchange <= action < table.size:
                     raise IllegalActionError(self._wrong_kind(action, "exchange a share or not"))
                 self._apply_exchange(seat, action - table.exchange)
+        elif phase == FIRST_INVEST:
+            self._apply_first_invest(seat, action)
+        else:
+            raise GameOverError("the game is over; no action can be applied")
         if self._history is not None:
             self._history.append((seat, action))
 
@@ -389,7 +405,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         k, c, s = table.build_parts[i]
         hand = self.hand_track[seat]
         # legal: what builds_from_scratch asks (the frontier holds the free sections c may use, without its train)
-        if not (hand[k] and self.frontier[c] >> s & 1 and self.supply[c] and table.build_fits[i]):
+        if not (hand[k] and self.frontier[c] & table.section_bit[s] and self.supply[c] and table.build_fits[i]):
             problem = self._build_problem(seat, k, c, s) or "not a legal build"
             raise IllegalActionError(f"{self.table.to_string(action)}: {problem}")
         hand[k] -= 1
@@ -608,7 +624,7 @@ class UnionPacificState(EventLog, Network, Dividends, Views):
         other.in_network = self.in_network[:]
         other.frontier = self.frontier[:]
         other.own = self.own[:]
-        other._sections_of = None if other._history is None else self._sections_of[:]
+        other._sections_of = self._sections_of  # (never changed in place)
         other.track_deck = self.track_deck[:]
         other.track_discard = self.track_discard[:]
         other.hand_track = [row[:] for row in self.hand_track]
