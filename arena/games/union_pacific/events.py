@@ -34,11 +34,6 @@ from arena.games.union_pacific.phases import counts as _counts
 # -- the makers: maker(record, table) -> the event's dict --------------------------------
 
 
-def given(rec: tuple, table: Any) -> dict[str, Any]:
-    """(given, dict): an event whose dict was built when it happened."""
-    return rec[1]
-
-
 def setup(rec: tuple, table: Any) -> dict[str, Any]:
     """(setup, players, variant, track rows, share rows, up stack)"""
     _, players, variant, track, shares, up_stack = rec

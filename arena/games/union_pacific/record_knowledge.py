@@ -32,10 +32,7 @@ def record_kind(rec: tuple) -> tuple[str, Any]:
     """A record's event ``type`` and its ``seat`` (None for an event without one)."""
     kind = _RECORD_KIND.get(rec[0])
     if kind is None:
-        if rec[0] is not ev.given:
-            raise ValueError(f"unknown event record {rec[0]!r}")
-        event = rec[1]
-        return event["type"], event.get("seat")
+        raise ValueError(f"unknown event record {rec[0]!r}")
     return kind[0], rec[kind[1]] if kind[1] else None
 
 
@@ -62,12 +59,9 @@ def _fold_record(known: list[list[int]], rec: tuple, table: Any) -> None:
             row[c] = max(0, row[c] - 1)
     elif maker is ev.setup:
         fold_known(known, {"type": "setup", "players": rec[1]})
-    elif maker is ev.given:
-        fold_known(known, rec[1])
 
 
-_FOLDED_MAKERS = frozenset({ev.setup, ev.first_investment, ev.draw_display, ev.draw_up, ev.invest, ev.exchange,
-                            ev.given})
+_FOLDED_MAKERS = frozenset({ev.setup, ev.first_investment, ev.draw_display, ev.draw_up, ev.invest, ev.exchange})
 
 
 class RecordKnowledge:

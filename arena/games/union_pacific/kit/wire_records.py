@@ -126,8 +126,9 @@ _WRITERS: dict[Any, Callable[[tuple, Any], Entries]] = {
     ev.draw_skipped: _one("draw_skipped"), ev.dividend_revealed: _one("dividend_revealed"),
     ev.reshuffle: _one("reshuffle"),
 }
-#: The record types worth keeping (a build's section and value make it almost always new).
-_NOT_KEPT = frozenset({ev.build})
+#: The record types not worth keeping: a build's section and value make it almost always new, and
+#: a game's end is met once.
+_NOT_KEPT = frozenset({ev.build, ev.game_end})
 
 
 def _from_dict(rec: tuple, table: Any) -> Entries:
@@ -163,7 +164,7 @@ def record_entries(rec: tuple, table: Any) -> Entries:
     key = (table, rec)
     try:
         entries = _KEPT.get(key)
-    except TypeError:  # a record holding a dict (the game's end): not kept
+    except TypeError:  # a record holding something unhashable (none of the engine's): not kept
         return write_entries(rec, table)
     if entries is None:
         entries = write_entries(rec, table)
