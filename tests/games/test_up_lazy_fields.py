@@ -59,10 +59,12 @@ def test_sections_of_is_the_boards_at_every_read_and_a_clone_keeps_its_own(seed:
 def test_the_game_end_event_is_the_outcome_of_the_state_it_ended(players: int) -> None:
     state = GAME.new_state(players, 40 + players)
     rng = random.Random(players)
+    early = None
     while not state.is_terminal():
         _step(state, rng)
-        if state.decisions == 30:
+        if early is None and state.decisions >= 30:
             early = state.clone()
+    assert early is not None
     end = state.events[-1]
     assert end == {"type": "game_end", **state.outcome().to_json()}
     if players == 2:

@@ -194,6 +194,9 @@ class ActionTable(ActionTexts):
         ``pairs`` the pairs.  Each part is memoised on what it depends on (half the hand's
         counts, or the set of companies held), and these recur far more often than whole
         hands do; a legal-action list only copies them.
+
+        Its two memo look-ups are also written out in state.py's ``legal_actions`` (which reads
+        ``_low``, ``_high`` and ``_memo_singles``): change both.
         """
         # the keys are written out: a tuple display is cheaper than tuple() of a slice
         key = hand[0], hand[1], hand[2], hand[3], hand[4]  # companies 0 to _HALF - 1

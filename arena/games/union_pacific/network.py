@@ -135,7 +135,8 @@ class Network:
                 self._add_options(c, new)
 
     def _add_options(self, c: int, new: int) -> None:
-        """Company ``c`` (with a train left) may now build on the sections of the bitmask ``new``."""
+        """Company ``c`` (with a train left) may now build on the sections of the bitmask ``new``.
+        (Also written out in state.py's ``_place``, which runs at every build: change both.)"""
         options, builds = self.table.build_options[c], self.builds
         wild = builds[WILD]
         while new:
@@ -203,7 +204,8 @@ class Network:
                     self._drop_option(c, s)
 
     def _drop_option(self, c: int, s: int) -> None:
-        """Company ``c`` (which had a train left) may no longer build on ``s``."""
+        """Company ``c`` (which had a train left) may no longer build on ``s``.
+        (Also written out in state.py's ``_place``, which runs at every build: change both.)"""
         t, typed, wild = self.table.build_options[c][s]
         ids = self.builds[t]
         del ids[bisect_left(ids, typed)]
