@@ -27,8 +27,8 @@ from arena.games.union_pacific.kit import wire_records
 from arena.games.union_pacific.kit.wire_state import StateEncoder
 from arena.games.union_pacific.record_knowledge import RecordKnowledge
 from arena.host import codec
-from tests.games.scenario import (act, block_all_builds, set_display, set_share_hand, set_track_hand, set_up_stack,
-                                  stack_share_deck, started_game)
+from tests.games.scenario import (act, block_all_builds, set_share_hand, set_track_hand, skipped_draw_game,
+                                  stalemate_game, started_game)
 
 GAME = get_game("union_pacific")
 _TABLES = range(GAME.min_players, GAME.max_players + 1)
@@ -133,15 +133,6 @@ def test_the_records_stay_whole_through_reads_and_clones() -> None:
     assert encoder.encode(state, 0) is not None and encoder._know is None  # the dict path
 
 
-def _skipped_draw():
-    state = started_game(3, seed=9)
-    set_display(state, [])
-    stack_share_deck(state, [])
-    set_up_stack(state, 0)
-    set_track_hand(state, 0, {"MOUNTAIN": 4})
-    return state, "build DM Denver-El Paso MOUNTAIN"
-
-
 def _pass():
     state = started_game(3, seed=13)
     block_all_builds(state)
@@ -152,17 +143,10 @@ def _pass():
 
 
 def _stalemate(players: int):
-    def make():
-        state = started_game(players, seed=15)
-        block_all_builds(state)
-        for seat in range(players):
-            set_share_hand(state, seat, {})
-        set_track_hand(state, 0, {"PLAIN": 4})
-        return state, "pass discard PLAIN"
-    return make
+    return lambda: stalemate_game(players)
 
 
-@pytest.mark.parametrize("make, kind", [(_skipped_draw, ev.draw_skipped), (_pass, ev.pass_),
+@pytest.mark.parametrize("make, kind", [(skipped_draw_game, ev.draw_skipped), (_pass, ev.pass_),
                                         *((_stalemate(n), ev.stalemate) for n in (2, 3, 4))],
                          ids=["draw_skipped", "pass", "stalemate-2p", "stalemate-3p", "stalemate-4p"])
 def test_rare_records_are_written_as_the_dict_path_writes_their_events(make, kind) -> None:

@@ -202,6 +202,30 @@ def block_all_builds(state: UnionPacificState) -> None:
         set_supply(state, code, 0)
 
 
+# -- the rules' rare situations, which random games almost never reach ---------------------------
+
+def skipped_draw_game() -> tuple[UnionPacificState, str]:
+    """A 3-player game whose seat 0 builds with nothing left to draw (no display, share deck or
+    Union Pacific share), so its draw is skipped: the state and seat 0's action."""
+    state = started_game(3, seed=9)
+    set_display(state, [])
+    stack_share_deck(state, [])
+    set_up_stack(state, 0)
+    set_track_hand(state, 0, {"MOUNTAIN": 4})
+    return state, "build DM Denver-El Paso MOUNTAIN"
+
+
+def stalemate_game(players: int) -> tuple[UnionPacificState, str]:
+    """Nothing can be built and no seat holds a share: seat 0's pass (its only action) makes the
+    stalemate of §8.  The state and that action."""
+    state = started_game(players, seed=15)
+    block_all_builds(state)
+    for seat in range(players):
+        set_share_hand(state, seat, {})
+    set_track_hand(state, 0, {"PLAIN": 4})
+    return state, "pass discard PLAIN"
+
+
 # -- whole-state views used by invariants ---------------------------------------------
 
 def share_census(state: UnionPacificState) -> dict[str, Counter]:

@@ -14,8 +14,8 @@ import pytest
 from arena.games.union_pacific import default_game
 from arena.games.union_pacific.phases import RolloutStateError
 from arena.games.union_pacific.state import UnionPacificState
-from tests.games.scenario import (act, block_all_builds, set_display, set_share_hand, set_track_hand, set_up_stack,
-                                  stack_share_deck, started_game)
+from tests.games.scenario import (act, set_display, set_track_hand, set_up_stack, skipped_draw_game, stack_share_deck,
+                                  stalemate_game, started_game)
 
 GAME = default_game()
 
@@ -103,22 +103,14 @@ def test_the_full_state_a_rollout_clone_was_made_from_keeps_its_log() -> None:
 # -- the rules' rare paths, which random games almost never take ---------------------------------
 
 def _skipped_draw():
-    state = started_game(3, seed=9)
-    set_display(state, [])
-    stack_share_deck(state, [])
-    set_up_stack(state, 0)
-    set_track_hand(state, 0, {"MOUNTAIN": 4})
-    return state, [(0, "build DM Denver-El Paso MOUNTAIN")], "draw_skipped"
+    state, text = skipped_draw_game()
+    return state, [(0, text)], "draw_skipped"
 
 
 def _stalemate(players: int):
     def make():
-        state = started_game(players, seed=15)
-        block_all_builds(state)
-        for seat in range(players):
-            set_share_hand(state, seat, {})
-        set_track_hand(state, 0, {"PLAIN": 4})
-        return state, [(0, "pass discard PLAIN")], "stalemate"
+        state, text = stalemate_game(players)
+        return state, [(0, text)], "stalemate"
     return make
 
 

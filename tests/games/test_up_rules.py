@@ -39,8 +39,10 @@ from tests.games.scenario import (
     share_census,
     share_deck_top_down,
     share_hand,
+    skipped_draw_game,
     stack_share_deck,
     stack_track_deck,
+    stalemate_game,
     started_game,
 )
 
@@ -415,13 +417,9 @@ def test_a_display_place_stays_empty_when_the_deck_is_empty() -> None:
 
 
 def test_the_draw_is_skipped_when_nothing_can_be_drawn() -> None:
-    state = started_game(3, seed=9)
-    set_display(state, [])
-    stack_share_deck(state, [])
-    set_up_stack(state, 0)
-    set_track_hand(state, 0, {"MOUNTAIN": 4})
+    state, build = skipped_draw_game()
     hand = share_hand(state, 0)
-    act(state, 0, "build DM Denver-El Paso MOUNTAIN")
+    act(state, 0, build)
     assert share_hand(state, 0) == hand
     assert events_of(state, "draw_skipped") == [{"type": "draw_skipped", "seat": 0}]
     assert state.current_seats() == (1,) and state.decision_kind(1) == "main"
@@ -865,12 +863,7 @@ def test_the_imaginary_shareholder_can_win() -> None:
 
 
 def _no_builds_no_shares(players: int):
-    state = started_game(players, seed=15)
-    block_all_builds(state)
-    for seat in range(players):
-        set_share_hand(state, seat, {})
-    set_track_hand(state, 0, {"PLAIN": 4})
-    return state
+    return stalemate_game(players)[0]
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
