@@ -135,8 +135,7 @@ class Network:
                 self._add_options(c, new)
 
     def _add_options(self, c: int, new: int) -> None:
-        """Company ``c`` (with a train left) may now build on the sections of the bitmask ``new``.
-        (Also written out in state.py's ``_place``, which runs at every build: change both.)"""
+        """Company ``c`` (with a train left) may now build on the sections of the bitmask ``new``."""
         options, builds = self.table.build_options[c], self.builds
         wild = builds[WILD]
         while new:
@@ -176,15 +175,8 @@ class Network:
         self.in_network[c] |= table.section_cities[s]
         new = table.near_allowed[c][s] & self.open_mask & ~(frontier | own)
         self.frontier[c] = frontier | new
-        if new and left:  # self._add_options(c, new), written out
-            options, builds = table.build_options[c], self.builds
-            wild = builds[WILD]
-            while new:
-                low = new & -new
-                new ^= low
-                t, typed_id, wild_id = options[low.bit_length() - 1]
-                insort(builds[t], typed_id)
-                insort(wild, wild_id)
+        if new and left:
+            self._add_options(c, new)
 
     def _any_placement(self) -> bool:
         return any(self.supply[c] and self.frontier[c] for c in range(NUM_COMPANIES))
@@ -205,7 +197,7 @@ class Network:
 
     def _drop_option(self, c: int, s: int) -> None:
         """Company ``c`` (which had a train left) may no longer build on ``s``.
-        (Also written out in state.py's ``_place``, which runs at every build: change both.)"""
+        (Also written out in :meth:`_place`, which runs at every build: change both.)"""
         t, typed, wild = self.table.build_options[c][s]
         ids = self.builds[t]
         del ids[bisect_left(ids, typed)]
